@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+import { openDatabase, type Database } from './db';
+import { isDev, type Env } from './env';
+import { brandResolver } from './lib/brand';
+import { ApiError } from './lib/errors';
+import { defaultWebDist } from './lib/paths';
+import type { CarrierPort } from './providers/carrier/port';
+import { SimulatedCarrier } from './providers/carrier/simulator';
+import type { MailPort } from './providers/mail/port';
+import { SimulatedMail } from './providers/mail/simulator';
+import { SmtpMail } from './providers/mail/smtp';
+import contextPlugin from './plugins/context';
+import errorsPlugin from './plugins/errors';
+import webPlugin from './plugins/web';
+import authRoutes from './routes/auth';
+import devRoutes from './routes/dev';
+import healthRoutes from './routes/health';
+import { createCaptchaService } from './services/captcha';
+import { createCodeService } from './services/codes';
+import { createSessionService } from './services/sessions';
+import type { Deps } from './types';
+
+export interface BuildOptions {
+  env: Env;
+  /** An open, migrated database (tests pass their own); otherwise opened from env and closed with the app. */
+  db?: Database;
+  mail?: MailPort;
+  carrier?: CarrierPort;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server: plugins, then routes. It does not listen; server.ts does. */
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { env } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: env.LOG_LEVEL,
+      redact: ['req.headers["auth-token"]', 'req.headers.cookie'],
+    },
+    bodyLimit: env.BODY_LIMIT,
+    trustProxy: env.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+  });
+
+  const db = opts.db ?? (await openDatabase(env));
+  const ownsDb = !opts.db;
+  const dev = isDev(env);
+  const mail: MailPort =
+    opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
+  const carrier: CarrierPort = opts.carrier ?? new SimulatedCarrier(app.log);
+  if (!dev && mail.name === 'simulator') app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
+
+  const deps: Deps = {
+    env,
+    dev,
+    db,
+    mail,
+    carrier,
+    brandOf: brandResolver(env.BRAND_HOSTS, env.DEFAULT_BRAND),
+    sessions: createSessionService(db),
+    codes: createCodeService({ db, mail, carrier, dev, log: app.log }),
+    captcha: createCaptchaService(db),
+    captchaNext: new Map(),
+  };
+  app.decorate('deps', deps);
+
+  await app.register(contextPlugin);
+  await app.register(errorsPlugin);
+
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
+  await app.register(rateLimit, {
+    global: false,
+    ...(redis ? { redis, nameSpace: 'numa-rl:', skipOnError: true } : {}),
+    errorResponseBuilder: () => new ApiError(100015),
+  });
+
+  await app.register(healthRoutes);
+  await app.register(authRoutes);
+  if (dev) await app.register(devRoutes);
+  await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
+
+  app.addHook('onClose', async () => {
+    await mail.close?.();
+    await carrier.close?.();
+    redis?.disconnect();
+    if (ownsDb) await db.close();
+  });
+  return app;
+}

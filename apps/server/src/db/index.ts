@@ -1,0 +1,17 @@
+import path from 'node:path';
+import type { Env } from '../env';
+import { migrate } from './migrate';
+import { openPglite } from './pglite';
+import { openPostgres } from './postgres';
+import type { Database } from './types';
+
+export type { Database, Queryable } from './types';
+
+/** PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/pg; migrated before use. */
+export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Database> {
+  const db = env.DATABASE_URL
+    ? await openPostgres(env.DATABASE_URL)
+    : await openPglite(path.resolve(env.DATA_DIR, 'pg'));
+  await migrate(db);
+  return db;
+}

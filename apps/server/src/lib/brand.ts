@@ -1,0 +1,21 @@
+import { brandIds, brands, type Brand, type BrandId } from '@numa/contract';
+
+export interface BrandResolver {
+  (host: string | undefined): Brand;
+}
+
+/**
+ * The brand of a request's host: an exact entry of the configured table, else a first DNS label that
+ * is a brand id (`wephone.localhost`, `jiema.example.com`), else the default brand.
+ */
+export function brandResolver(table: Record<string, BrandId>, fallback: BrandId): BrandResolver {
+  const ids = new Set<string>(brandIds);
+  return (host) => {
+    const name = (host ?? '').toLowerCase().replace(/:\d+$/, '').replace(/\.$/, '');
+    const exact = table[name];
+    if (exact) return brands[exact];
+    const first = name.split('.')[0] ?? '';
+    if (ids.has(first)) return brands[first as BrandId];
+    return brands[fallback];
+  };
+}

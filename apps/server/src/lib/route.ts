@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import { commonQueryKeys, platformKey, type EndpointDef, type ParsedInputOf, type RawOutputOf } from '@numa/contract';
+import type { RequestContext } from '../types';
+import type { Session } from '../services/sessions';
+import { ApiError } from './errors';
+
+export interface Call<E extends EndpointDef> {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  input: ParsedInputOf<E>;
+  ctx: RequestContext;
+  /** Present whenever the endpoint's access is `session`; may be present for `optional`. */
+  session: E['access'] extends 'session' ? Session : Session | null;
+}
+
+export interface RouteOptions {
+  /** Per-route rate limit (@fastify/rate-limit), keyed by IP. */
+  rateLimit?: { max: number; timeWindow: number | string };
+  bodyLimit?: number;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
+
+/** Field paths of a zod failure, for the retmsg; messages go in `data.issues`. */
+export function invalid(error: z.ZodError): ApiError {
+  const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  const fields = [...new Set(issues.map((i) => i.path || 'body'))].slice(0, 5).join(', ');
+  return new ApiError(100001, { issues }, fields);
+}
+
+/** The body of a POST/PUT: a JSON object whose `platform` is this host's brand. */
+export function bodyWithoutPlatform(req: FastifyRequest): Record<string, unknown> {
+  const body = req.body;
+  if (!isPlainObject(body)) throw new ApiError(100001, null, 'body');
+  const { [platformKey]: platform, ...rest } = body;
+  if (platform === undefined) throw new ApiError(100001, { issues: [{ path: 'platform', message: 'Required' }] }, 'platform');
+  if (platform !== req.ctx.brand.id) throw new ApiError(100016);
+  return rest;
+}
+
+function rawInput(req: FastifyRequest, method: EndpointDef['method']): Record<string, unknown> {
+  if (method === 'POST' || method === 'PUT') return bodyWithoutPlatform(req);
+  const query = { ...((req.query ?? {}) as Record<string, unknown>) };
+  for (const k of commonQueryKeys) delete query[k];
+  if (method === 'DELETE' && isPlainObject(req.body)) {
+    const { [platformKey]: _platform, ...rest } = req.body;
+    Object.assign(query, rest);
+  }
+  return query;
+}
+
+/**
+ * Registers one endpoint of the contract: validates the input against its schema (strict), checks the
+ * session when the endpoint needs one, runs the handler and wraps its result in the envelope.
+ */
+export function route<E extends EndpointDef>(
+  app: FastifyInstance,
+  ep: E,
+  handler: (call: Call<E>) => Promise<RawOutputOf<E>>,
+  options: RouteOptions = {},
+) {
+  const { sessions, env } = app.deps;
+  const validateOutput = env.VALIDATE_RESPONSES ?? env.NODE_ENV === 'test';
+  const routeOptions: RouteShorthandOptions = {
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
+  };
+  app.route({
+    method: ep.method,
+    url: ep.path,
+    ...routeOptions,
+    handler: async (req, reply) => {
+      const token = req.headers['auth-token'];
+      const tokenStr = Array.isArray(token) ? token[0] : token;
+      let session: Session | null = null;
+      if (ep.access === 'session') session = await sessions.authenticate(tokenStr, req.ctx.brand.id);
+      else if (ep.access === 'optional' && tokenStr) {
+        session = await sessions.authenticate(tokenStr, req.ctx.brand.id).catch(() => null);
+      }
+      let input: unknown = undefined;
+      if (!ep.multipart) {
+        const parsed = ep.input.safeParse(rawInput(req, ep.method));
+        if (!parsed.success) throw invalid(parsed.error);
+        input = parsed.data;
+      }
+      const data = await handler({ req, reply, input: input as ParsedInputOf<E>, ctx: req.ctx, session: session as Call<E>['session'] });
+      if (reply.sent) return reply;
+      if (validateOutput) {
+        const check = ep.output.safeParse(data);
+        if (!check.success) {
+          req.log.error({ endpoint: ep.name, issues: check.error.issues }, 'response breaks the contract');
+          throw new Error(`response of ${ep.name} breaks the contract`);
+        }
+      }
+      return reply.header('cache-control', 'no-store').send({ retcode: 0, retmsg: '', data });
+    },
+  });
+}

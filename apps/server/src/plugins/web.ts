@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Brand } from '@numa/contract';
+import { ApiError } from '../lib/errors';
+
+/** What the client learns from the server at load: its brand (from the host table) and settings. */
+export interface ClientConfig {
+  brand: Brand['id'];
+  mobileSiteUrl: string;
+  dev: boolean;
+}
+
+const apiPrefixes = ['/web/', '/dev/', '/webchat', '/healthz', '/media/'];
+
+/**
+ * Serves the built web client. index.html gets the brand's config inline (with its CSP hash) and is
+ * the fallback for client routes; unknown API paths get the envelope, never HTML.
+ */
+export default async function webPlugin(app: FastifyInstance, opts: { dist: string }) {
+  const indexPath = path.join(opts.dist, 'index.html');
+  const hasClient = existsSync(indexPath);
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: opts.dist,
+      wildcard: false,
+      index: false,
+      allowedPath: (p) => p !== '/index.html',
+      setHeaders: (res, file) => {
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+        );
+      },
+    });
+  }
+  const template = hasClient ? readFileSync(indexPath, 'utf8') : null;
+  const pages = new Map<string, { html: string; csp: string }>();
+
+  const page = (brand: Brand) => {
+    const cached = pages.get(brand.id);
+    if (cached) return cached;
+    const config: ClientConfig = { brand: brand.id, mobileSiteUrl: app.deps.env.MOBILE_SITE_URL, dev: app.deps.dev };
+    const script = `window.__NUMA__=${JSON.stringify(config).replace(/</g, '\\u003c')};`;
+    const hash = createHash('sha256').update(script).digest('base64');
+    const html = (template ?? '')
+      .replace('<!--app-config-->', `<script>${script}</script>`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${brand.name.en}</title>`)
+      .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${brand.colors.primary}"`);
+    const csp = [
+      "default-src 'self'",
+      `script-src 'self' 'sha256-${hash}'`,
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "media-src 'self' blob:",
+      "connect-src 'self' ws: wss:",
+      "frame-src 'self'",
+      "frame-ancestors 'self'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self' https:",
+    ].join('; ');
+    const built = { html, csp };
+    pages.set(brand.id, built);
+    return built;
+  };
+
+  const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
+    if (!template) {
+      return reply.code(503).type('text/plain; charset=utf-8').send('The web client is not built. Run `npm run build`.');
+    }
+    const { html, csp } = page(req.ctx.brand);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', csp)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .send(html);
+  };
+
+  app.get('/', sendIndex);
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    const isApi = apiPrefixes.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
+    const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && /text\/html|\*\/\*/.test(req.headers.accept ?? '*/*');
+    if (isApi || !wantsHtml || path.extname(url)) throw new ApiError(100002);
+    return sendIndex(req, reply);
+  });
+}

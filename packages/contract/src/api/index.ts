@@ -1,0 +1,17 @@
+import type { EndpointDef } from '../endpoint';
+import * as auth from './auth';
+
+/** Every HTTP call of both spec documents, by name. */
+export const endpoints = {
+  ...pick(auth),
+} as const;
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+/** Keeps only the endpoint definitions of an area module (drops helper schemas it also exports). */
+function pick<T extends Record<string, unknown>>(mod: T) {
+  return Object.fromEntries(
+    Object.entries(mod).filter(([, v]) => typeof v === 'object' && v !== null && 'path' in v && 'method' in v),
+  ) as { [K in keyof T as T[K] extends EndpointDef ? K : never]: T[K] };
+}

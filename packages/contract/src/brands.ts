@@ -1,0 +1,302 @@
+import type { BrandId, Lang } from './common';
+
+/** Rail tabs (spec 000 §2). `tabAccount` is the account tab's internal name. */
+export const railTabs = ['chats', 'verification', 'numbers', 'contacts', 'tabAccount'] as const;
+export type RailTab = (typeof railTabs)[number];
+
+/** Account-tab panels (spec 000 §2 Account tab, spec 001 §2), in menu order. */
+export const accountPanels = [
+  'profile',
+  'rates',
+  'credit',
+  'paymentHistory',
+  'billHistory',
+  'sms',
+  'call',
+  'numberManagement',
+  'subscriptionHistory',
+  'invite',
+  'redeemCode',
+] as const;
+export type AccountPanel = (typeof accountPanels)[number];
+
+export interface TopUpPreset {
+  /** Amount in the brand's unit. */
+  amount: number;
+  /** Bonus credited with it (spec 001 §9). */
+  bonus: number;
+}
+
+export interface Brand {
+  id: BrandId;
+  name: Record<Lang, string>;
+  /** Balance unit: label after the amount, or a symbol before it. */
+  currency: { symbol: string | null; label: Record<Lang, string>; decimals: 2 | 4 };
+  /** Locale forced by default (spec: Chinese for two brands); null = `?country=cn`, then the browser. */
+  defaultLocale: Lang | null;
+  hideLanguageSwitch: boolean;
+  hiddenTabs: readonly RailTab[];
+  /** Panels of the account tab this brand never shows. */
+  hiddenAccountPanels: readonly AccountPanel[];
+  vipBadge: boolean;
+  bannerAd: boolean;
+  /** The app-download dialog: two store QR codes, plus an APK link on one brand. */
+  apps: { ios: string; android: string; apk: string | null };
+  frontPage: 'default' | 'applist';
+  /** Redirect phones and tablets to the mobile site (the main brand only; URL from config). */
+  mobileRedirect: boolean;
+  supportEmail: string;
+  siteUrl: string;
+  termsUrl: string;
+  privacyUrl: string;
+  /** cloudnumber's own purchase-instructions link (spec 001 §2, New number step 2). */
+  purchaseInstructionsUrl: string | null;
+  /** The brand-specific toll-free registration form (spec 000 §8, 300030). */
+  tollFreeFormUrl: string;
+  /** Numbers area: first-open tip and help icon (not on wetalk or cloudnumber). */
+  numbersTip: boolean;
+  topUp: {
+    presets: readonly TopUpPreset[];
+    custom: { min: number; max: number; default: number };
+    /** Index of the preset chosen when the page opens (spec: the fifth item). */
+    defaultPresetIndex: number;
+    /** Whether bonuses apply when paying by crypto (not on wephone, wetalk, wetalkpro). */
+    cryptoBonus: boolean;
+    /** Gift shown on the summary for a custom amount: 15% of the total (spec 001 §9). */
+    customGiftRate: number;
+  };
+  /** Colours; all foreground/background pairs meet WCAG AA. */
+  colors: {
+    primary: string;
+    primaryHover: string;
+    onPrimary: string;
+    primarySoft: string;
+    rail: string;
+    railText: string;
+    railActive: string;
+  };
+}
+
+const dollarPresets: readonly TopUpPreset[] = [
+  { amount: 2, bonus: 0 },
+  { amount: 5, bonus: 0 },
+  { amount: 10, bonus: 1 },
+  { amount: 20, bonus: 2 },
+  { amount: 50, bonus: 6 },
+  { amount: 100, bonus: 13 },
+];
+const dollar = { symbol: '$', label: { en: 'Dollars', zh: '美元' }, decimals: 4 } as const;
+const dollarTopUp = {
+  presets: dollarPresets,
+  custom: { min: 11, max: 200, default: 200 },
+  defaultPresetIndex: 4,
+  cryptoBonus: false,
+  customGiftRate: 0.15,
+} as const;
+
+const site = (domain: string) => ({
+  siteUrl: `https://www.${domain}`,
+  termsUrl: `https://www.${domain}/terms`,
+  privacyUrl: `https://www.${domain}/privacy`,
+  tollFreeFormUrl: `https://www.${domain}/toll-free-registration`,
+  supportEmail: `support@${domain}`,
+  apps: {
+    ios: `https://apps.apple.com/app/${domain.split('.')[0]}`,
+    android: `https://play.google.com/store/apps/details?id=${domain.split('.').reverse().join('.')}`,
+    apk: null,
+  },
+});
+
+export const brands: Record<BrandId, Brand> = {
+  numa: {
+    id: 'numa',
+    name: { en: 'Numa', zh: 'Numa' },
+    currency: { symbol: null, label: { en: 'Coins', zh: '金币' }, decimals: 4 },
+    defaultLocale: null,
+    hideLanguageSwitch: false,
+    hiddenTabs: [],
+    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    vipBadge: false,
+    bannerAd: false,
+    frontPage: 'default',
+    mobileRedirect: true,
+    ...site('numa.app'),
+    purchaseInstructionsUrl: null,
+    numbersTip: true,
+    topUp: {
+      presets: dollarPresets.map((p) => ({ amount: p.amount, bonus: 0 })),
+      custom: { min: 11, max: 200, default: 200 },
+      defaultPresetIndex: 4,
+      cryptoBonus: true,
+      customGiftRate: 0.15,
+    },
+    colors: {
+      primary: '#4f46e5',
+      primaryHover: '#4338ca',
+      onPrimary: '#ffffff',
+      primarySoft: '#eef2ff',
+      rail: '#1e1b4b',
+      railText: '#e0e7ff',
+      railActive: '#6366f1',
+    },
+  },
+  wephone: {
+    id: 'wephone',
+    name: { en: 'WePhone', zh: 'WePhone' },
+    currency: dollar,
+    defaultLocale: null,
+    hideLanguageSwitch: false,
+    hiddenTabs: [],
+    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    vipBadge: false,
+    bannerAd: false,
+    frontPage: 'default',
+    mobileRedirect: false,
+    ...site('wephone.app'),
+    purchaseInstructionsUrl: null,
+    numbersTip: true,
+    topUp: dollarTopUp,
+    colors: {
+      primary: '#0060df',
+      primaryHover: '#0050bb',
+      onPrimary: '#ffffff',
+      primarySoft: '#e8f1fd',
+      rail: '#0b2545',
+      railText: '#dbe8fb',
+      railActive: '#2f7cf0',
+    },
+  },
+  wetalk: {
+    id: 'wetalk',
+    name: { en: 'WeTalk', zh: 'WeTalk' },
+    currency: dollar,
+    defaultLocale: null,
+    hideLanguageSwitch: false,
+    hiddenTabs: [],
+    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    vipBadge: true,
+    bannerAd: true,
+    frontPage: 'default',
+    mobileRedirect: false,
+    ...site('wetalk.app'),
+    purchaseInstructionsUrl: null,
+    numbersTip: false,
+    topUp: dollarTopUp,
+    colors: {
+      primary: '#00804f',
+      primaryHover: '#006b42',
+      onPrimary: '#ffffff',
+      primarySoft: '#e6f6ef',
+      rail: '#0e3b2e',
+      railText: '#d7f2e6',
+      railActive: '#1fa371',
+    },
+  },
+  wetalkpro: {
+    id: 'wetalkpro',
+    name: { en: 'WeTalk Pro', zh: 'WeTalk Pro' },
+    currency: dollar,
+    defaultLocale: null,
+    hideLanguageSwitch: false,
+    hiddenTabs: ['verification'],
+    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    vipBadge: false,
+    bannerAd: false,
+    frontPage: 'default',
+    mobileRedirect: false,
+    ...site('wetalkpro.app'),
+    purchaseInstructionsUrl: null,
+    numbersTip: true,
+    topUp: dollarTopUp,
+    colors: {
+      primary: '#b4420a',
+      primaryHover: '#963708',
+      onPrimary: '#ffffff',
+      primarySoft: '#fdf0e8',
+      rail: '#2b1407',
+      railText: '#fbe3d3',
+      railActive: '#e0661f',
+    },
+  },
+  jiema: {
+    id: 'jiema',
+    name: { en: 'Jiema', zh: '接码' },
+    currency: dollar,
+    defaultLocale: 'zh',
+    hideLanguageSwitch: true,
+    hiddenTabs: ['chats', 'numbers', 'contacts'],
+    hiddenAccountPanels: ['rates', 'call'],
+    vipBadge: false,
+    bannerAd: false,
+    frontPage: 'applist',
+    mobileRedirect: false,
+    ...site('jiema.app'),
+    apps: {
+      ios: 'https://apps.apple.com/app/jiema',
+      android: 'https://play.google.com/store/apps/details?id=app.jiema',
+      apk: 'https://www.jiema.app/download/jiema.apk',
+    },
+    purchaseInstructionsUrl: null,
+    numbersTip: true,
+    topUp: { ...dollarTopUp, cryptoBonus: true },
+    colors: {
+      primary: '#c62828',
+      primaryHover: '#a82020',
+      onPrimary: '#ffffff',
+      primarySoft: '#fdecec',
+      rail: '#3b0d0c',
+      railText: '#fde2e1',
+      railActive: '#e04a47',
+    },
+  },
+  cloudnumber: {
+    id: 'cloudnumber',
+    name: { en: 'CloudNumber', zh: '云号码' },
+    currency: { symbol: null, label: { en: '云币', zh: '云币' }, decimals: 2 },
+    defaultLocale: 'zh',
+    hideLanguageSwitch: true,
+    hiddenTabs: ['verification', 'contacts'],
+    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    vipBadge: false,
+    bannerAd: false,
+    frontPage: 'default',
+    mobileRedirect: false,
+    ...site('cloudnumber.app'),
+    purchaseInstructionsUrl: 'https://www.cloudnumber.app/purchase-instructions',
+    numbersTip: false,
+    topUp: {
+      presets: [5, 10, 50, 100, 500].map((amount) => ({ amount, bonus: 0 })),
+      custom: { min: 11, max: 2000, default: 1000 },
+      defaultPresetIndex: 4,
+      cryptoBonus: true,
+      customGiftRate: 0.15,
+    },
+    colors: {
+      primary: '#0b7a75',
+      primaryHover: '#09645f',
+      onPrimary: '#ffffff',
+      primarySoft: '#e6f4f3',
+      rail: '#083b3a',
+      railText: '#d3efed',
+      railActive: '#14a39c',
+    },
+  },
+};
+
+export const defaultBrandId: BrandId = 'numa';
+
+/** The tabs a brand shows, in rail order. */
+export const visibleTabs = (brand: Brand): RailTab[] => railTabs.filter((t) => !brand.hiddenTabs.includes(t));
+
+/** Money in ten-thousandths of the unit (the database's integers) to the unit. */
+export const fromMinor = (minor: number | bigint): number => Number(minor) / 10000;
+/** Unit to ten-thousandths, rounded half away from zero; never a float in a sum. */
+export const toMinor = (amount: number): number => Math.sign(amount) * Math.round(Math.abs(amount) * 10000);
+
+/** "12.3456 Coins", "$12.3456", "-0.50 云币" (spec: 4 decimals, 2 for cloudnumber; minus for negatives). */
+export function formatMoney(brand: Brand, amount: number, lang: Lang, decimals: number = brand.currency.decimals): string {
+  const sign = amount < 0 ? '-' : '';
+  const abs = Math.abs(amount).toFixed(decimals);
+  const { symbol, label } = brand.currency;
+  return symbol ? `${sign}${symbol}${abs}` : `${sign}${abs} ${label[lang]}`;
+}
