@@ -1,4 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const serverProject = (name: string, env: Record<string, string>): TestProjectInlineConfiguration => ({
+  test: {
+    name,
+    root: 'apps/server',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    env,
+  },
+});
 
 /**
  * One runner for the unit and integration suites: the contract, the server (app.inject, socket.io
@@ -16,18 +30,9 @@ export default defineConfig({
           environment: 'node',
         },
       },
-      {
-        test: {
-          name: 'server',
-          root: 'apps/server',
-          include: ['test/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          pool: 'forks',
-        },
-      },
+      // The server suites run on embedded PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set.
+      serverProject('server', { NUMA_TEST_DB: 'pglite' }),
+      ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', { NUMA_TEST_DB: 'postgres' })] : []),
       {
         test: {
           name: 'web',

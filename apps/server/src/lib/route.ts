@@ -25,7 +25,11 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> =>
 
 /** Field paths of a zod failure, for the retmsg; messages go in `data.issues`. */
 export function invalid(error: z.ZodError): ApiError {
-  const issues = error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+  const issues = error.issues.flatMap((i) =>
+    i.code === 'unrecognized_keys'
+      ? i.keys.map((k) => ({ path: [...i.path, k].join('.'), message: 'Unknown field' }))
+      : [{ path: i.path.join('.'), message: i.message }],
+  );
   const fields = [...new Set(issues.map((i) => i.path || 'body'))].slice(0, 5).join(', ');
   return new ApiError(100001, { issues }, fields);
 }
