@@ -62,3 +62,64 @@ export const Empty = z.strictObject({});
 export const envelope = <T extends z.ZodType>(data: T) =>
   z.object({ retcode: z.number().int(), retmsg: z.string(), data });
 export type Envelope<T> = { retcode: number; retmsg: string; data: T };
+
+// --- helpers added for the area contracts (chats, contacts, payments, numbers, codes …) ---
+
+/**
+ * A string parameter that carries JSON (spec 000 §7: delSms `sms`, createOrUpdateCloudAddressBook
+ * `addressBook`, getCloudAddressBook's `addressBook`). Input: the JSON text; output: the parsed value,
+ * checked against `schema`. Text that is not JSON is an issue, never a throw.
+ */
+export const jsonString = <T extends z.ZodType>(schema: T) =>
+  z
+    .string()
+    .max(100_000)
+    .transform((text, ctx): unknown => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'Expected JSON text' });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+
+/** An integer query value within [min, max]. */
+export const qIntIn = (min: number, max: number) => qInt.pipe(z.number().int().min(min).max(max));
+/** `pageSize`: 1 to the spec's size, defaulting to it (spec 001 §9 page sizes). */
+export const qPageSize = (max: number, def: number = max) => qIntIn(1, max).default(def);
+/** `pageNo`: from 1, default 1. */
+export const qPageNo = qIntIn(1, 1_000_000).default(1);
+/** An epoch-milliseconds query value (`since`, `startTime`). */
+export const qEpochMs = qIntIn(0, 8_640_000_000_000);
+
+/** Server-made ids (`_id`, contact ids, history ids, order ids): opaque, URL-safe. */
+export const EntityId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Invalid id');
+/**
+ * An opaque continuation cursor (`nextPage` of the bill, verification-history and code-SMS lists).
+ * Decided: the spec names it but not its form; it is a string the client sends back unchanged, and
+ * `null` in a response means the list (month) is exhausted.
+ */
+export const Cursor = z.string().min(1).max(256);
+
+/** A message direction. */
+export const Direction = z.enum(['in', 'out']);
+export type Direction = z.infer<typeof Direction>;
+
+/**
+ * A media or document URL the server gave out: absolute http(s), or a path on the API host
+ * (`/media/…`, the local media store).
+ */
+export const MediaUrl = z.string().max(2048).regex(/^(https?:\/\/|\/)\S+$/, 'Expected a URL');
+/** A URL the client passes (return_url): absolute http(s) only. */
+export const HttpUrl = z.string().max(2048).regex(/^https?:\/\/\S+$/, 'Expected an http(s) URL');
+
+/**
+ * Number countries and code-receiving countries (`code`): ISO 3166-1 alpha-2 in upper case, or the
+ * pseudo-country `TollFree` (US/CA toll-free numbers, spec 001 §9).
+ */
+export const CountryCode = z.string().regex(/^([A-Z]{2}|TollFree)$/, 'Expected a country code such as US');
+export type CountryCode = z.infer<typeof CountryCode>;
+
+/** Trimmed required text of at most `max` characters. */
+export const requiredText = (max: number) => z.string().trim().min(1).max(max);

@@ -97,5 +97,115 @@ export const constants = {
   cryptoWithoutNetwork: ['ETH', 'BCH'],
   paymentDeviceType: 'web',
   paymentBrowserType: 'PC',
-  billTypes: { recharge: 1, simOrPlanOrder: 50 },
+  /**
+   * Bill (ledger row) type codes (spec 001 §9: 1 recharge, 2 to 10 various charges, 50 SIM or plan
+   * order). Decided names for 2..10. A bill's `charge` is the signed balance change.
+   */
+  billTypes: {
+    recharge: 1,
+    sms: 2,
+    mms: 3,
+    call: 4,
+    numberRent: 5,
+    codeReceive: 6,
+    inviteBonus: 7,
+    refund: 8,
+    adjustment: 9,
+    redeemBonus: 10,
+    simOrPlanOrder: 50,
+  },
+  /** Payment order states (ours: cancelPayment / queryPaymentStatus). */
+  paymentStatuses: ['pending', 'paid', 'cancelled', 'failed', 'expired'],
+  /**
+   * Payment-method flags of getPaymentMethods (spec 001 §3), each with its own needSetPhone.
+   * The submit call per method: paySubmit (wechatpay, unionpay, creditCard), alipay/paySubmit,
+   * cryptoCurrency/paySubmit (cryptoPay: the hosted crypto checkout), paypal/paySubmit,
+   * etherPay/paySubmit (usdtPay, usdcPay, tusdPay, ethPay, bchPay).
+   */
+  paymentMethods: ['wechatpay', 'alipay', 'unionpay', 'paypal', 'usdtPay', 'usdcPay', 'tusdPay', 'ethPay', 'bchPay', 'cryptoPay', 'creditCard'],
+  /** The methods paySubmit itself takes as `payment_method`. */
+  paySubmitMethods: ['wechatpay', 'unionpay', 'creditCard'],
+  /** Payment-history `method` values (spec 001 §3; `creditCard` is ours, for card payments). */
+  purchaseMethods: ['wechatpay', 'alipay', 'paypal', 'appleid', 'invite', 'googlewallet', 'UnionPay', 'Crypto', 'creditCard'],
+  /**
+   * Product ids (spec 001 §9: method prefix, web channel, currency, amount or CUSTOM; format decided):
+   * `<prefix>_web_<currency>_<amount|CUSTOM>`, e.g. `wechatpay_web_usd_10`, `alipay_web_cny_CUSTOM`.
+   * Currency is `usd` for Coins and dollars (1 Coin = 1 USD) and `cny` for cloud coins. The prefix
+   * per way of paying is below (`crypto` is etherPay's direct transfer). See `productId()`.
+   */
+  productPrefixes: { wechatpay: 'wechatpay', alipay: 'alipay', unionpay: 'unionpay', paypal: 'paypal', creditCard: 'card', cryptoPay: 'cryptopay', crypto: 'crypto' },
+  /** Crypto amounts: at most 8 decimals (spec 001 §9), sent as decimal text to stay exact. */
+  cryptoDecimals: 8,
+  /** How long a crypto transfer may take (spec 001 §9: up to 48 hours). */
+  cryptoSettleMaxMs: 48 * 3600 * 1000,
+
+  /** Subscription-history types (spec 001 §3: 1, 2, 3, 5, 6, 7, 100; names decided). 100 offers re-subscribe. */
+  subscriptionHistoryTypes: { subscribe: 1, renew: 2, changePlan: 3, unsubscribe: 5, refund: 6, resubscribe: 7, expired: 100 },
+  /** Verification-history types (spec 001 §3: 1, 2, 100; names decided). 100 offers re-subscribe. */
+  verificationHistoryTypes: { subscribe: 1, renew: 2, expired: 100 },
+  /** SIM / plan order card types (spec 001 §9: 1 eSIM, 2, 3; 2 and 3 decided). */
+  cardTypes: { esim: 1, physicalSim: 2, planOnly: 3 },
+  /** Plan validity types (spec 001 §9: 1 to 4; meanings decided). */
+  validityTypes: { month: 1, quarter: 2, halfYear: 3, year: 4 },
+  /** Countries numbers are rented in (spec 001 §9), in the order the country select shows them. */
+  numberCountries: ['US', 'CA', 'GB', 'AU', 'TollFree'],
+  /** New number step 1: province hidden for these, area code hidden for GB and AU (spec 001 §2). */
+  countriesWithoutProvince: ['GB', 'AU', 'TollFree'],
+  countriesWithoutAreaCode: ['GB', 'AU'],
+  /** Kinds of rentable number (`type` of getVirtualPhoneByAreaCode / getPlanList; ids decided). */
+  numberKinds: ['local', 'mobile', 'tollFree'],
+  /** Call tariffs with a named line (spec 001 §3: 114, 116, 200; names decided). */
+  tariffIds: { commonLine: 114, economicLine: 116, tollFreeLine: 200 },
+  /** Call kinds in the call history (decided). */
+  callTypes: ['voice', 'forward', 'voicemail'],
+  /** getCountryRates `rateType`: the rates page tabs Make Call, Receive Call, SMS, Numbers (decided). */
+  rateTypes: ['call', 'receive', 'sms', 'number'],
+  /** Plan rent periods (spec 001 §9: month, quarter and year tiers). */
+  planRentPeriods: ['month', 'quarter', 'year'],
+  /** Plan charge types (decided): 1 a rent per period, 2 pay as you go. */
+  planChargeTypes: { periodRent: 1, payAsYouGo: 2 },
+  /** Phone-option numberType (spec 001 §3): 1 may be subscribed, 2 no subscribe button. */
+  codeNumberTypes: { subscribable: 1, temporary: 2 },
+  /** subStatus of verification numbers (spec 001 §4). */
+  subStatus: { notSubscribed: 0, subscribed: 1 },
+  /** A locked code number stays locked for the polling window: 180 polls of 5 s (spec 001 §9). */
+  codeLockMs: 15 * 60 * 1000,
+  /** A verification number lasts a month unless subscribed (spec 001 §9). */
+  codeNumberValidityDays: 30,
+
+  // --- messages and real time ---
+  messageTypes: ['sms', 'mms', 'verificationCode', 'voicemail', 'push', '5sim'],
+  messageStatus: { sent: 0, pending: 1, failed: 2 },
+  /** Client-made message id (smsId): at most 64 characters. */
+  smsIdMax: 64,
+  /** Longest text of one message (decided: 10 concatenated SMS segments). */
+  smsTextMax: 1600,
+  /**
+   * highlightTarget / highlightText are lists joined by this separator (spec 000 §3; separator
+   * decided). Targets are the action links a phrase may open.
+   */
+  highlightSeparator: '|',
+  highlightTargets: ['profile', 'identity'],
+  /** Speech-to-text result state of a voice message (decided): 0 none, 1 working, 2 done, 3 failed. */
+  sttStatus: { none: 0, working: 1, done: 2, failed: 3 },
+  /**
+   * Largest MMS file the socket accepts (decided): 5 MB raw, above the client's 2 MB compressed
+   * images, leaving room for GIFs that are sent unchanged.
+   */
+  mmsMaxBytes: 5_242_880,
+  /** MIME types an MMS file may have (images from the chat input). */
+  mmsMimeTypes: ['image/png', 'image/jpeg', 'image/gif', 'image/bmp'],
+  /** Audio types voicemail media is stored as (for speech-to-text and playback). */
+  voicemailMimeTypes: ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/amr', 'audio/mp4'],
+
+  // --- account ---
+  /** Profile status (spec 000 §4): -1 / 0 not submitted, 1 reviewing, 2 verified, 100 refused. */
+  profileStatus: { none: -1, notSubmitted: 0, reviewing: 1, verified: 2, refused: 100 },
+  /** Identity (KYC) status (spec 000 §3). Upload and delete only at -1 and 100. */
+  kycStatus: { none: -1, reviewing: 1, verified: 2, refused: 100 },
+  /** The four identity image parts of updateKYCInfo, and the URL field each replaces. */
+  kycFiles: { idCard1: 'idCardUrl1', idCard2: 'idCardUrl2', idHold1: 'idHoldUrl1', idHold2: 'idHoldUrl2' },
+  kycMimeTypes: ['image/png', 'image/jpeg'],
+  /** The query parameter of an invite link carrying the invite code (decided). */
+  referralQueryParam: 'referral',
 } as const;

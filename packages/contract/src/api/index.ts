@@ -1,9 +1,19 @@
 import type { EndpointDef } from '../endpoint';
 import * as auth from './auth';
+import * as chats from './chats';
+import * as contacts from './contacts';
+import * as verify from './verify';
+import * as profile from './profile';
+import * as payments from './payments';
 
 /** Every HTTP call of both spec documents, by name. */
 export const endpoints = {
   ...pick(auth),
+  ...pick(chats),
+  ...pick(contacts),
+  ...pick(verify),
+  ...pick(profile),
+  ...pick(payments),
 } as const;
 
 export type Endpoints = typeof endpoints;
