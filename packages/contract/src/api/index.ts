@@ -5,6 +5,11 @@ import * as contacts from './contacts';
 import * as verify from './verify';
 import * as profile from './profile';
 import * as payments from './payments';
+import * as history from './history';
+import * as rates from './rates';
+import * as invite from './invite';
+import * as numbers from './numbers';
+import * as codes from './codes';
 
 /** Every HTTP call of both spec documents, by name. */
 export const endpoints = {
@@ -14,6 +19,11 @@ export const endpoints = {
   ...pick(verify),
   ...pick(profile),
   ...pick(payments),
+  ...pick(history),
+  ...pick(rates),
+  ...pick(invite),
+  ...pick(numbers),
+  ...pick(codes),
 } as const;
 
 export type Endpoints = typeof endpoints;
