@@ -3,6 +3,7 @@ export * from './endpoint';
 export * from './retcodes';
 export * from './brands';
 export * from './constants';
+export * from './socket';
 export * from './api/auth';
 export * from './api/chats';
 export * from './api/contacts';
