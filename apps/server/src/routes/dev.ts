@@ -9,14 +9,26 @@ import { outboxRepo } from '../repositories/codes';
  * Dev mode only (never registered when NODE_ENV=production): what the outside world would have
  * received, so tests and newcomers can sign in.
  */
+/** An e-mail as given (lower case); a phone number as its digits (`+1 (415) 555-0100` → `14155550100`). */
+const addressParam = (to: string) => (to.includes('@') ? to.toLowerCase() : to.replace(/[^\d]/g, ''));
+
 export default async function devRoutes(app: FastifyInstance) {
   const { db, captcha } = app.deps;
 
   app.get('/dev/outbox', async (req) => {
     const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);
     if (!parsed.success) throw invalid(parsed.error);
-    const to = parsed.data.to.replace(/^\+/, '').replace(/[\s()-]/g, '').toLowerCase();
+    const to = addressParam(parsed.data.to);
     return { messages: await outboxRepo.list(db, to) };
+  });
+
+  /** Forgets the code-sending limits of an address, as if the hour had passed (tests, demos). */
+  app.delete('/dev/rate-limits', async (req) => {
+    const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);
+    if (!parsed.success) throw invalid(parsed.error);
+    const to = addressParam(parsed.data.to);
+    const rows = await db.query(`DELETE FROM rate_events WHERE key LIKE $1 RETURNING id`, [`code:%:${to}`]);
+    return { cleared: rows.length };
   });
 
   app.get('/dev/captcha', async (req) => {

@@ -1,0 +1,50 @@
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Loading } from '../components/Spinner';
+import { useSession } from '../stores/session';
+import { useUi } from '../stores/ui';
+import { retmsg } from '@numa/contract';
+import { tabViews } from './areas';
+import { Rail, unreadLabel } from './Rail';
+import { UnavailableTab } from './UnavailableTab';
+import { tabs } from './visibility';
+import { useTokenRefresh } from './useTokenRefresh';
+
+/** Signed in: the rail and the current tab (spec 000 §2 App shell). */
+export function AppShell() {
+  const { t, i18n } = useTranslation();
+  const tab = useUi((s) => s.tab);
+  const unread = useUi((s) => s.unread);
+  const navigate = useUi((s) => s.navigate);
+  const kicked = useSession((s) => s.kicked);
+  useTokenRefresh();
+
+  // a tab this brand hides is never shown, even from an old link
+  const current = tabs.includes(tab) ? tab : tabs[0]!;
+  useEffect(() => {
+    if (current !== tab) navigate(current, undefined, { replace: true });
+  }, [current, tab, navigate]);
+
+  // the page title is the tab name, with the unread count in brackets
+  useEffect(() => {
+    document.title = `${t(`tabs.${current}`)}${unread > 0 ? ` (${unreadLabel(unread)})` : ''}`;
+  }, [current, unread, t, i18n.language]);
+
+  const View = tabViews[current];
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <Rail />
+      <main id="main" className="content" tabIndex={-1}>
+        {kicked && (
+          <div className="banner danger" role="alert">
+            {retmsg(100008, i18n.language === 'zh' ? 'zh' : 'en')}
+          </div>
+        )}
+        <Suspense fallback={<Loading label={t('app.loading')} />}>{View ? <View /> : <UnavailableTab tab={current} />}</Suspense>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,7 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { RailTab } from '@numa/contract';
+
+/** The rail tabs whose area is built. A tab without one says so plainly (no placeholder data). */
+export const tabViews: Partial<Record<RailTab, LazyExoticComponent<ComponentType>>> = {
+  tabAccount: lazy(() => import('../features/account/AccountTab')),
+};

@@ -1,0 +1,18 @@
+import { useQuery } from '@tanstack/react-query';
+import { endpoints } from '@numa/contract';
+import { call } from '../../lib/api';
+
+export const accountKeys = {
+  info: ['account', 'info'] as const,
+  balance: ['account', 'balance'] as const,
+};
+
+export const useAccountInfo = () => useQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}) });
+export const useBalance = () => useQuery({ queryKey: accountKeys.balance, queryFn: () => call(endpoints.queryBalance, {}) });
+
+/** The chat id (spec 000 §3 Account info): the phone without its tel code, else the phone, else the e-mail. */
+export function chatId(info: { telCode: string; phone: string; email: string } | undefined): string {
+  if (!info) return '';
+  if (info.phone && info.telCode && info.phone.startsWith(info.telCode)) return info.phone.slice(info.telCode.length);
+  return info.phone || info.email;
+}

@@ -1,0 +1,272 @@
+import { useState } from 'react';
+import { Button, FieldError, Form, Input, Label, Link, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
+import { Trans, useTranslation } from 'react-i18next';
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import { constants, endpoints, type Lang } from '@numa/contract';
+import { CodeInput } from '../../components/CodeInput';
+import { CountryCodePicker } from '../../components/CountryCodePicker';
+import { Spinner } from '../../components/Spinner';
+import { call, isApiError } from '../../lib/api';
+import { brand } from '../../lib/config';
+import { useSession } from '../../stores/session';
+import { useUi } from '../../stores/ui';
+import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { firstTab } from '../../app/visibility';
+import { AppDownloadButton } from '../front/AppDownload';
+import { CaptchaModal } from './CaptchaModal';
+import { useCountdown } from './useCountdown';
+
+type Method = 'email' | 'phone';
+type Address = { email: string } | { telCode: string; phone: string };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,24}$/;
+
+function defaultRegion(): { region: string; telCode: string } {
+  const lang = navigator.language;
+  if (/^zh/i.test(lang)) return { region: 'CN', telCode: '86' };
+  if (/-GB$/i.test(lang)) return { region: 'GB', telCode: '44' };
+  if (/-CA$/i.test(lang)) return { region: 'CA', telCode: '1' };
+  if (/-AU$/i.test(lang)) return { region: 'AU', telCode: '61' };
+  return { region: 'US', telCode: '1' };
+}
+
+/** Sign in with an e-mail address or a phone number and a code (spec 000 §2 Login). */
+export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = (i18n.language === 'zh' ? 'zh' : 'en') as Lang;
+  const signIn = useSession((s) => s.signIn);
+  const endedBy = useSession((s) => s.endedBy);
+  const navigate = useUi((s) => s.navigate);
+
+  const [method, setMethod] = useState<Method>('email');
+  const [email, setEmail] = useState('');
+  const [{ region, telCode }, setCountry] = useState(defaultRegion);
+  const [phone, setPhone] = useState('');
+  const [addressError, setAddressError] = useState<string | null>(null);
+
+  const [step, setStep] = useState<'address' | 'code'>('address');
+  const [sentTo, setSentTo] = useState<Address | null>(null);
+  const [codeLength, setCodeLength] = useState<number>(constants.codeLength.email);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [wrongKey, setWrongKey] = useState(0);
+  const [resendAt, setResendAt] = useState<number | null>(null);
+  const [captchaOpen, setCaptchaOpen] = useState(false);
+  const [signingIn, setSigningIn] = useState(false);
+  const secondsLeft = useCountdown(resendAt);
+
+  const currentAddress = (): Address | null => {
+    if (method === 'email') {
+      const v = email.trim();
+      if (!v) return setAddressError(t('login.emailRequired')), null;
+      if (!EMAIL.test(v)) return setAddressError(t('login.emailInvalid')), null;
+      return { email: v };
+    }
+    const digits = phone.replace(/[\s()-]/g, '').replace(/^0+/, '');
+    if (!telCode) return setAddressError(t('login.countryCodeRequired')), null;
+    if (!digits) return setAddressError(t('login.phoneRequired')), null;
+    if (!/^\d+$/.test(digits) || !isValidPhoneNumber(`+${telCode}${digits}`)) return setAddressError(t('login.phoneInvalid')), null;
+    return { telCode, phone: digits };
+  };
+
+  const askForCode = () => {
+    setAddressError(null);
+    const address = step === 'code' && sentTo ? sentTo : currentAddress();
+    if (!address) return;
+    setSentTo(address);
+    setCaptchaOpen(true);
+  };
+
+  const sendCode = async (captchaId: string, inputCaptcha: string) => {
+    if (!sentTo) return;
+    try {
+      const res = await call(endpoints.preLogin, { ...sentTo, captchaId, inputCaptcha }, { silent: true });
+      setCaptchaOpen(false);
+      setCodeLength(res.codeLength);
+      setCode('');
+      setCodeError(null);
+      setResendAt(Date.now() + res.resendAfter * 1000);
+      setStep('code');
+      setWrongKey((k) => k + 1);
+    } catch (e) {
+      if (isApiError(e) && e.retcode === 100020) throw e;
+      setCaptchaOpen(false);
+      if (isApiError(e) && e.retcode === 100015) {
+        const after = (e.data as { resendAfter?: number } | null)?.resendAfter;
+        if (after && after < 120 && step === 'code') setResendAt(Date.now() + after * 1000);
+        const msg = t('login.tooFrequent') + (after && after < 120 ? '' : ` ${e.retmsg}`);
+        if (step === 'code') setCodeError(msg);
+        else setAddressError(msg);
+        return;
+      }
+      const msg = isApiError(e) ? e.retmsg : t('errors.generic');
+      if (step === 'code') setCodeError(msg);
+      else setAddressError(msg);
+    }
+  };
+
+  const logIn = async (value: string) => {
+    if (!sentTo || value.length !== codeLength || signingIn) return;
+    setSigningIn(true);
+    setCodeError(null);
+    try {
+      const res = await call(endpoints.login, { ...sentTo, code: value }, { silent: true });
+      signIn(res.token, { canInvite: res.canInvite, canSetInviter: res.canSetInviter });
+      navigate(firstTab(), 'profile', { replace: true });
+    } catch (e) {
+      setCode('');
+      setWrongKey((k) => k + 1);
+      if (isApiError(e) && e.retcode === 100004) setCodeError(t('login.wrongCode'));
+      else if (isApiError(e) && e.retcode === 100006) setCodeError(t('login.codeExpired'));
+      else setCodeError(isApiError(e) ? e.retmsg : t('errors.generic'));
+    } finally {
+      setSigningIn(false);
+    }
+  };
+
+  const shownAddress = sentTo ? ('email' in sentTo ? sentTo.email : `+${sentTo.telCode} ${sentTo.phone}`) : '';
+
+  return (
+    <div className="login-page">
+      <header className="login-top">
+        <span className="brand-mark" aria-hidden="true">
+          {brand.name[lang].slice(0, 1)}
+        </span>
+        <span className="brand-name">{brand.name[lang]}</span>
+        <span className="spacer" />
+        <LanguageSwitch />
+      </header>
+      <main id="main" className="login-card">
+        <h1>{t('login.title', { brand: brand.name[lang] })}</h1>
+        {endedBy !== null && <p className="notice">{t('login.endedNotice')}</p>}
+        {step === 'address' ? (
+          <>
+            <p className="muted">{t('login.subtitle')}</p>
+            <Tabs
+              selectedKey={method}
+              onSelectionChange={(k) => {
+                setMethod(k as Method);
+                setAddressError(null);
+              }}
+            >
+              <TabList aria-label={t('login.method')} className="segmented">
+                <Tab id="email" className="segment">
+                  {t('login.byEmail')}
+                </Tab>
+                <Tab id="phone" className="segment">
+                  {t('login.byPhone')}
+                </Tab>
+              </TabList>
+              <Form
+                validationBehavior="aria"
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  askForCode();
+                }}
+              >
+                <TabPanel id="email" className="tab-panel">
+                  <TextField className="field" type="email" value={email} onChange={setEmail} isInvalid={!!addressError} autoFocus>
+                    <Label className="field-label">{t('login.email')}</Label>
+                    <Input className="input" placeholder={t('login.emailPlaceholder')} autoComplete="email" />
+                    <FieldError className="field-error">{addressError}</FieldError>
+                  </TextField>
+                </TabPanel>
+                <TabPanel id="phone" className="tab-panel phone-row">
+                  <CountryCodePicker
+                    label={t('login.countryCode')}
+                    region={region}
+                    onChange={(r, code) => setCountry({ region: r, telCode: code })}
+                  />
+                  <TextField className="field grow" type="tel" value={phone} onChange={setPhone} isInvalid={!!addressError}>
+                    <Label className="field-label">{t('login.phone')}</Label>
+                    <Input className="input" placeholder={t('login.phonePlaceholder')} autoComplete="tel-national" inputMode="tel" />
+                    <FieldError className="field-error">{addressError}</FieldError>
+                  </TextField>
+                </TabPanel>
+                <Button type="submit" className="button primary block">
+                  {t('login.getCode')}
+                </Button>
+              </Form>
+            </Tabs>
+          </>
+        ) : (
+          <Form
+            className="code-step"
+            validationBehavior="aria"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void logIn(code);
+            }}
+          >
+            <p>
+              {t('login.codeSentTo', { to: shownAddress })}{' '}
+              <Button
+                className="link-button"
+                onPress={() => {
+                  setStep('address');
+                  setCode('');
+                  setCodeError(null);
+                }}
+              >
+                {t('login.change')}
+              </Button>
+            </p>
+            <p id="code-help" className="field-label">
+              {t('login.enterCode', { count: codeLength })}
+            </p>
+            <CodeInput
+              length={codeLength}
+              value={code}
+              onChange={setCode}
+              onComplete={(v) => void logIn(v)}
+              invalid={!!codeError}
+              resetKey={wrongKey}
+              label={t('login.code')}
+              describedBy="code-help code-error"
+              disabled={signingIn}
+            />
+            <p id="code-error" className="field-error" role="alert">
+              {codeError}
+            </p>
+            <Button type="submit" className="button primary block" isDisabled={signingIn || code.length !== codeLength}>
+              {signingIn ? (
+                <>
+                  <Spinner size={16} /> {t('login.signingIn')}
+                </>
+              ) : (
+                t('login.logIn')
+              )}
+            </Button>
+            <p className="resend">
+              {secondsLeft > 0 ? (
+                <span aria-live="polite">{t('login.resendIn', { s: secondsLeft })}</span>
+              ) : (
+                <Button className="link-button" onPress={askForCode}>
+                  {t('login.resend')}
+                </Button>
+              )}
+            </p>
+          </Form>
+        )}
+        <p className="terms muted">
+          <Trans
+            i18nKey="login.terms"
+            components={{
+              terms: <Link href={brand.termsUrl} target="_blank" rel="noreferrer" />,
+              privacy: <Link href={brand.privacyUrl} target="_blank" rel="noreferrer" />,
+            }}
+          />
+        </p>
+      </main>
+      <footer className="login-footer">
+        {onShowFront && (
+          <Button className="link-button" onPress={onShowFront}>
+            {t('login.explore', { brand: brand.name[lang] })}
+          </Button>
+        )}
+        <AppDownloadButton />
+      </footer>
+      <CaptchaModal isOpen={captchaOpen} onClose={() => setCaptchaOpen(false)} onSubmit={sendCode} />
+    </div>
+  );
+}

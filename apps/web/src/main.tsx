@@ -1,0 +1,22 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { brand } from './lib/config';
+import { redirectMobile } from './lib/mobile';
+import { App } from './app/App';
+import './styles.css';
+
+/** Brand colours as CSS variables; everything else reads them. */
+function applyBrand() {
+  const root = document.documentElement;
+  for (const [k, v] of Object.entries(brand.colors)) root.style.setProperty(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
+  root.dataset.brand = brand.id;
+}
+
+if (!redirectMobile()) {
+  applyBrand();
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}

@@ -1,0 +1,127 @@
+import { expect, type Page } from '@playwright/test';
+
+export const PORT = Number(process.env.E2E_PORT ?? 8091);
+/** The server, reached directly by the test (Node may not resolve *.localhost). */
+export const api = `http://127.0.0.1:${PORT}`;
+/** A brand's host; Chromium sends every *.localhost name to 127.0.0.1. */
+export const hostUrl = (brand: string | null, path = '/') => `http://${brand ? `${brand}.` : ''}localhost:${PORT}${path}`;
+
+let seq = 0;
+export const uniqueEmail = (tag: string) => `${tag}.${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
+/** A valid US number no other test uses. */
+export const uniqueUsPhone = () => `415555${String((Date.now() + seq++) % 10000).padStart(4, '0')}`;
+
+export async function outboxCode(to: string): Promise<string> {
+  const res = await fetch(`${api}/dev/outbox?to=${encodeURIComponent(to)}`);
+  const { messages } = (await res.json()) as { messages: { code: string }[] };
+  if (!messages[0]) throw new Error(`nothing sent to ${to}`);
+  return messages[0].code;
+}
+
+/** Solves the captcha modal the way a person would: reads the picture's answer from the dev route. */
+export async function solveCaptcha(page: Page, captchaResponse: Promise<import('@playwright/test').Response>) {
+  const res = await captchaResponse;
+  const captchaId = new URL(res.url()).searchParams.get('captchaId')!;
+  const answer = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as { text: string };
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox').fill(answer.text);
+  await dialog.getByRole('button', { name: /confirm|确认/i }).click();
+}
+
+export const captchaDrawn = (page: Page) => page.waitForResponse((r) => r.url().includes('/web/genCaptcha'));
+
+/** Signs in through the login screen by e-mail; the code is read from the dev outbox. */
+export async function signInByEmail(page: Page, email: string, lang: 'en' | 'zh' = 'en') {
+  const L = lang === 'en' ? { byEmail: 'Email', email: 'Email address', getCode: 'Get code' } : { byEmail: '邮箱', email: '邮箱地址', getCode: '获取验证码' };
+  await page.getByRole('tab', { name: L.byEmail }).click();
+  await page.getByRole('textbox', { name: L.email }).fill(email);
+  const drawn = captchaDrawn(page);
+  await page.getByRole('button', { name: L.getCode }).click();
+  await solveCaptcha(page, drawn);
+  await typeCode(page, await waitForCode(email));
+}
+
+export async function waitForCode(to: string): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    try {
+      return await outboxCode(to);
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`no code for ${to}`);
+}
+
+export async function typeCode(page: Page, code: string) {
+  const first = page.getByRole('textbox', { name: /^(Digit 1 of|第 1 位)/ });
+  await expect(first).toBeFocused();
+  await page.keyboard.type(code);
+}
+
+export const rail = (page: Page) => page.getByRole('navigation', { name: /^(Main|主导航)$/ });
+
+import http from 'node:http';
+
+/** A raw call to the server as if from a brand's host (Node's fetch cannot set Host). */
+export function request(method: string, path: string, brand: string | null, body?: unknown, token?: string): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method,
+        path,
+        headers: {
+          host: `${brand ? `${brand}.` : ''}localhost:${PORT}`,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(token ? { 'auth-token': token } : {}),
+        },
+      },
+      (res) => {
+        let data = '';
+        res.on('data', (c) => (data += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, json: data ? JSON.parse(data) : null }));
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+/** Signs in without the UI (for tests about what comes after): returns the token. */
+export async function apiSignIn(brand: string, address: { email: string } | { telCode: string; phone: string }): Promise<string> {
+  const captchaId = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+  await request('GET', `/web/genCaptcha?captchaId=${captchaId}`, brand);
+  const { text } = (await request('GET', `/dev/captcha?captchaId=${captchaId}`, brand)).json as { text: string };
+  const pre = await request('POST', '/web/preLogin', brand, { platform: brand, ...address, captchaId, inputCaptcha: text });
+  if (pre.json.retcode !== 0) throw new Error(`preLogin: ${JSON.stringify(pre.json)}`);
+  const to = 'email' in address ? address.email : `${address.telCode}${address.phone}`;
+  const code = await waitForCode(to);
+  const res = await request('POST', '/web/login', brand, { platform: brand, ...address, code });
+  if (res.json.retcode !== 0) throw new Error(`login: ${JSON.stringify(res.json)}`);
+  return res.json.data.token as string;
+}
+
+/** Opens a brand's host already signed in with a token. */
+export async function openSignedIn(page: Page, brand: string | null, token: string, path = '/') {
+  await page.addInitScript((t) => {
+    if (!window.sessionStorage.getItem('e2e-token-set')) {
+      window.localStorage.setItem('numa.token', t);
+      window.localStorage.setItem('numa.token.at', String(Date.now()));
+      window.sessionStorage.setItem('e2e-token-set', '1');
+    }
+  }, token);
+  await page.goto(hostUrl(brand, path));
+}
+
+/** Forgets the 60 s / hourly code limits of an address (dev route), as if time had passed. */
+export async function forgetCodeLimits(to: string) {
+  await fetch(`${api}/dev/rate-limits?to=${encodeURIComponent(to)}`, { method: 'DELETE' });
+}
+
+export async function outboxCount(to: string): Promise<number> {
+  const res = await fetch(`${api}/dev/outbox?to=${encodeURIComponent(to)}`);
+  return ((await res.json()) as { messages: unknown[] }).messages.length;
+}
