@@ -53,9 +53,15 @@ export type SendMessage = z.infer<typeof SendMessage>;
 
 /** Bytes of an MMS file: a Uint8Array (a Node Buffer is one) or an ArrayBuffer. */
 export const FileBytes = z
-  .custom<Uint8Array | ArrayBuffer>((v) => v instanceof Uint8Array || v instanceof ArrayBuffer, 'Expected binary file data')
+  .custom<Uint8Array | ArrayBuffer>(
+    (v) => v instanceof Uint8Array || v instanceof ArrayBuffer,
+    'Expected binary file data',
+  )
   .refine((v) => v.byteLength > 0, 'The file is empty')
-  .refine((v) => v.byteLength <= constants.mmsMaxBytes, `The file is larger than ${constants.mmsMaxBytes} bytes`);
+  .refine(
+    (v) => v.byteLength <= constants.mmsMaxBytes,
+    `The file is larger than ${constants.mmsMaxBytes} bytes`,
+  );
 
 export const MmsMimeType = z.enum(constants.mmsMimeTypes);
 

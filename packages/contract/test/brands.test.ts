@@ -13,7 +13,14 @@ describe('brands', () => {
       expect(b.currency.label.en && b.currency.label.zh).toBeTruthy();
       expect([2, 4]).toContain(b.currency.decimals);
       expect(b.supportEmail).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/);
-      for (const url of [b.siteUrl, b.termsUrl, b.privacyUrl, b.tollFreeFormUrl, b.apps.ios, b.apps.android]) {
+      for (const url of [
+        b.siteUrl,
+        b.termsUrl,
+        b.privacyUrl,
+        b.tollFreeFormUrl,
+        b.apps.ios,
+        b.apps.android,
+      ]) {
         expect(url).toMatch(/^https:\/\//);
       }
       expect(b.topUp.presets.length).toBeGreaterThan(0);
@@ -28,7 +35,8 @@ describe('brands', () => {
 
   it('numa counts in Coins, dollar brands in dollars', () => {
     expect(brands.numa.currency.label.en).toBe('Coins');
-    for (const id of ['wephone', 'wetalk', 'wetalkpro'] as const) expect(brands[id].currency.symbol).toBe('$');
+    for (const id of ['wephone', 'wetalk', 'wetalkpro'] as const)
+      expect(brands[id].currency.symbol).toBe('$');
   });
 
   it('jiema hides chats, numbers and contacts and has the applist front page', () => {

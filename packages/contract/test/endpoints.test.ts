@@ -50,7 +50,11 @@ const message = {
   getStt: true,
   sttStatus: 2,
 };
-const addressBook = { name: 'Ann', phoneList: [{ phone: '+14155550123', telCode: '1', tag: 'Mobile' }], email: 'ann@example.com' };
+const addressBook = {
+  name: 'Ann',
+  phoneList: [{ phone: '+14155550123', telCode: '1', tag: 'Mobile' }],
+  email: 'ann@example.com',
+};
 const bannerAds = {
   bannerAdsRedirectUrl: 'https://example.com/promo',
   bannerAdsPictureUrl: 'https://example.com/promo.png',
@@ -132,7 +136,12 @@ const fixtures: Record<EndpointName, Fixture> = {
     validOutput: { token: 'tok', canInvite: true, canSetInviter: false },
     invalidOutput: { token: 1, canInvite: true, canSetInviter: false },
   },
-  refreshToken: { validInput: {}, invalidInput: { token: 'x' }, validOutput: { token: 'tok' }, invalidOutput: {} },
+  refreshToken: {
+    validInput: {},
+    invalidInput: { token: 'x' },
+    validOutput: { token: 'tok' },
+    invalidOutput: {},
+  },
   logout: { validInput: {}, invalidInput: { all: true }, validOutput: {}, invalidOutput: { ok: true } },
   captcha: {
     validInput: { captchaId: 'abcdefgh' },
@@ -147,7 +156,13 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidOutput: { svg: '<svg/>' },
   },
   confirmCaptcha: {
-    validInput: { captchaId: 'abcdefgh', inputCaptcha: 'x7k2', nextApi: '/web/getVerifyCode', telcode: '1', phone: '4155550123' },
+    validInput: {
+      captchaId: 'abcdefgh',
+      inputCaptcha: 'x7k2',
+      nextApi: '/web/getVerifyCode',
+      telcode: '1',
+      phone: '4155550123',
+    },
     invalidInput: { captchaId: 'abcdefgh', inputCaptcha: 'x7k2', nextApi: '/web/login' },
     validOutput: { verifyid: 'v1234567' },
     invalidOutput: { verifyid: 5 },
@@ -158,20 +173,33 @@ const fixtures: Record<EndpointName, Fixture> = {
     validOutput: { ...address, status: 1, canInvite: true, canSetInviter: true },
     invalidOutput: { ...address, canInvite: true, canSetInviter: true },
   },
-  queryBalance: { validInput: {}, invalidInput: { x: 1 }, validOutput: { balance: 1.5 }, invalidOutput: { balance: '1.5' } },
+  queryBalance: {
+    validInput: {},
+    invalidInput: { x: 1 },
+    validOutput: { balance: 1.5 },
+    invalidOutput: { balance: '1.5' },
+  },
 
   // --- chats ---
   getVirtualPhoneList: {
     validInput: {},
     invalidInput: { all: '1' },
     validOutput: {
-      virtualPhones: [{ telCode: '1', phone: '4155550123', paymentDate: '2026-02-01', monthRent: 4.09, planId: 3 }],
+      virtualPhones: [
+        { telCode: '1', phone: '4155550123', paymentDate: '2026-02-01', monthRent: 4.09, planId: 3 },
+      ],
       canForward: true,
       canVoicemail: true,
       forwardStatus: 1,
       voicemailStatus: 0,
     },
-    invalidOutput: { virtualPhones: [], canForward: true, canVoicemail: true, forwardStatus: 2, voicemailStatus: 0 },
+    invalidOutput: {
+      virtualPhones: [],
+      canForward: true,
+      canVoicemail: true,
+      forwardStatus: 2,
+      voicemailStatus: 0,
+    },
   },
   getChatList: {
     validInput: { months: '4' },
@@ -186,7 +214,13 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidOutput: { chatList: [{ ...chatItem, direction: 'up' }], serverTime: t0 },
   },
   getDialogList: {
-    validInput: { ownFullNumber: own, otherFullNumber: other, pageSize: '500', ym: '2026-01', startTime: String(t0) },
+    validInput: {
+      ownFullNumber: own,
+      otherFullNumber: other,
+      pageSize: '500',
+      ym: '2026-01',
+      startTime: String(t0),
+    },
     invalidInput: { ownFullNumber: own, otherFullNumber: other, pageSize: '501' },
     validOutput: { dialogList: [message], nextStartTime: null },
     invalidOutput: { dialogList: [{ ...message, status: 3 }], nextStartTime: null },
@@ -215,7 +249,9 @@ const fixtures: Record<EndpointName, Fixture> = {
     validInput: { pageSize: '500', since: '0' },
     invalidInput: { pageSize: '0' },
     validOutput: {
-      addressBookList: [{ id: 'c1', addressBook: JSON.stringify(addressBook), date: t0, localId: '', accountId: 'a1' }],
+      addressBookList: [
+        { id: 'c1', addressBook: JSON.stringify(addressBook), date: t0, localId: '', accountId: 'a1' },
+      ],
       nextStartTime: null,
     },
     invalidOutput: {
@@ -290,8 +326,22 @@ const fixtures: Record<EndpointName, Fixture> = {
   getProfile: {
     validInput: {},
     invalidInput: { full: 1 },
-    validOutput: { ...billing, profileStatus: -1, profileStatus4Phone: 0, needSetPhone: true, vipStatus: 0, expireDate: null },
-    invalidOutput: { ...billing, profileStatus: 3, profileStatus4Phone: 0, needSetPhone: true, vipStatus: 0, expireDate: null },
+    validOutput: {
+      ...billing,
+      profileStatus: -1,
+      profileStatus4Phone: 0,
+      needSetPhone: true,
+      vipStatus: 0,
+      expireDate: null,
+    },
+    invalidOutput: {
+      ...billing,
+      profileStatus: 3,
+      profileStatus4Phone: 0,
+      needSetPhone: true,
+      vipStatus: 0,
+      expireDate: null,
+    },
   },
   updateProfile: {
     validInput: billing,
@@ -299,7 +349,12 @@ const fixtures: Record<EndpointName, Fixture> = {
     validOutput: { profileStatus: 1 },
     invalidOutput: { profileStatus: -1 },
   },
-  getKYCInfo: { validInput: {}, invalidInput: { x: 1 }, validOutput: kyc, invalidOutput: { ...kyc, status: 3 } },
+  getKYCInfo: {
+    validInput: {},
+    invalidInput: { x: 1 },
+    validOutput: kyc,
+    invalidOutput: { ...kyc, status: 3 },
+  },
   updateKYCInfo: {
     validInput: { idCardUrl1: '/media/kyc/front.jpg', idCardUrl2: '' },
     invalidInput: { idCardUrl1: 'javascript:alert(1)' },
@@ -309,7 +364,11 @@ const fixtures: Record<EndpointName, Fixture> = {
 
   // --- payments ---
   paySubmit: {
-    validInput: { payment_method: 'creditCard', productid: 'card_web_usd_10', return_url: 'https://numa.localhost/' },
+    validInput: {
+      payment_method: 'creditCard',
+      productid: 'card_web_usd_10',
+      return_url: 'https://numa.localhost/',
+    },
     invalidInput: { payment_method: 'creditCard', productid: 'card_web_usd_CUSTOM' },
     validOutput: { orderId: 'o1', paymentUrl: 'https://pay.example.com/o1' },
     invalidOutput: { orderId: 'o1' },
@@ -329,7 +388,12 @@ const fixtures: Record<EndpointName, Fixture> = {
   paypalPaySubmit: {
     validInput: { productid: 'paypal_web_usd_20' },
     invalidInput: { productid: 'paypal_web_usd_CUSTOM' },
-    validOutput: { orderId: 'o4', transactionId: 'o4', formAction: 'https://www.paypal.com/cgi-bin/webscr', formFields: { cmd: '_s-xclick', rm: '1' } },
+    validOutput: {
+      orderId: 'o4',
+      transactionId: 'o4',
+      formAction: 'https://www.paypal.com/cgi-bin/webscr',
+      formFields: { cmd: '_s-xclick', rm: '1' },
+    },
     invalidOutput: { orderId: 'o4', transactionId: 'o4', formAction: 'x', formFields: { rm: 1 } },
   },
   etherPayPaySubmit: {
@@ -377,8 +441,14 @@ const fixtures: Record<EndpointName, Fixture> = {
   getPaymentList: {
     validInput: { date: '2026-01' },
     invalidInput: { date: '2026-13' },
-    validOutput: { totalRows: 1, paymentList: [{ _id: 'p1', method: 'wechatpay', amount: 10, gifts: 1, date: t0 }] },
-    invalidOutput: { totalRows: 1, paymentList: [{ _id: 'p1', method: 'cash', amount: 10, gifts: 1, date: t0 }] },
+    validOutput: {
+      totalRows: 1,
+      paymentList: [{ _id: 'p1', method: 'wechatpay', amount: 10, gifts: 1, date: t0 }],
+    },
+    invalidOutput: {
+      totalRows: 1,
+      paymentList: [{ _id: 'p1', method: 'cash', amount: 10, gifts: 1, date: t0 }],
+    },
   },
   getBillList: {
     validInput: { ym: '2026-01', nextPage: 'cursor-2' },
@@ -392,19 +462,41 @@ const fixtures: Record<EndpointName, Fixture> = {
           beforeBalance: 1,
           afterBalance: 0.992,
           date: t0,
-          options: { direction: 'out', from: own, to: other, type: 'sms', count: 1, successCount: 1, countryCode: '1' },
+          options: {
+            direction: 'out',
+            from: own,
+            to: other,
+            type: 'sms',
+            count: 1,
+            successCount: 1,
+            countryCode: '1',
+          },
         },
       ],
       nextPage: null,
     },
-    invalidOutput: { list: [{ _id: 'b1', type: 11, charge: 0, beforeBalance: 1, afterBalance: 1, date: t0, options: {} }], nextPage: null },
+    invalidOutput: {
+      list: [{ _id: 'b1', type: 11, charge: 0, beforeBalance: 1, afterBalance: 1, date: t0, options: {} }],
+      nextPage: null,
+    },
   },
   getNormalSmsList: {
     validInput: { date: '2026-01', pageNo: '2' },
     invalidInput: { date: '2026-01', pageNo: '0' },
     validOutput: {
       totalRows: 1,
-      smsList: [{ _id: 's1', direction: 'out', toNumber: other, fromNumber: own, date: t0, charge: 0.008, type: 'sms', text: 'Hi' }],
+      smsList: [
+        {
+          _id: 's1',
+          direction: 'out',
+          toNumber: other,
+          fromNumber: own,
+          date: t0,
+          charge: 0.008,
+          type: 'sms',
+          text: 'Hi',
+        },
+      ],
     },
     invalidOutput: { totalRows: -1, smsList: [] },
   },
@@ -438,27 +530,63 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { date: '202601' },
     validOutput: {
       totalRows: 1,
-      list: [{ _id: 'e1', number: own, type: 100, date: t0, charge: -4.09, historyId: 'h1', resDate: '2026-02-15', planId: 3 }],
+      list: [
+        {
+          _id: 'e1',
+          number: own,
+          type: 100,
+          date: t0,
+          charge: -4.09,
+          historyId: 'h1',
+          resDate: '2026-02-15',
+          planId: 3,
+        },
+      ],
     },
-    invalidOutput: { totalRows: 1, list: [{ _id: 'e1', number: own, type: 4, date: t0, charge: 0, historyId: 'h1', resDate: '', planId: null }] },
+    invalidOutput: {
+      totalRows: 1,
+      list: [
+        { _id: 'e1', number: own, type: 4, date: t0, charge: 0, historyId: 'h1', resDate: '', planId: null },
+      ],
+    },
   },
 
   // --- rates ---
   getCountryRates: {
     validInput: { rateCountryCode: 'CA', rateType: 'sms' },
     invalidInput: { rateCountryCode: 'usa' },
-    validOutput: { totalRows: 1, countryRateList: [{ description: 'Canada', countryCode: '1', commonLineRate: 0.01, economicLineRate: 0.005 }] },
-    invalidOutput: { totalRows: 1, countryRateList: [{ description: 'Canada', countryCode: '1', commonLineRate: '0.01', economicLineRate: null }] },
+    validOutput: {
+      totalRows: 1,
+      countryRateList: [
+        { description: 'Canada', countryCode: '1', commonLineRate: 0.01, economicLineRate: 0.005 },
+      ],
+    },
+    invalidOutput: {
+      totalRows: 1,
+      countryRateList: [
+        { description: 'Canada', countryCode: '1', commonLineRate: '0.01', economicLineRate: null },
+      ],
+    },
   },
 
   // --- invite ---
   queryInviteInfo: {
     validInput: {},
     invalidInput: { code: 'x' },
-    validOutput: { inviteCode: 'ABCD1234', inviteRules: ['Rule one'], inviteHint: 'Hint', earnTip: [{ title: 'Invite', text: 'Earn 0.2' }] },
+    validOutput: {
+      inviteCode: 'ABCD1234',
+      inviteRules: ['Rule one'],
+      inviteHint: 'Hint',
+      earnTip: [{ title: 'Invite', text: 'Earn 0.2' }],
+    },
     invalidOutput: { inviteCode: 'ABCD1234', inviteRules: [], inviteHint: '', earnTip: 'x' },
   },
-  getInviteCode: { validInput: {}, invalidInput: { x: 1 }, validOutput: { inviteCode: 'ABCD1234' }, invalidOutput: {} },
+  getInviteCode: {
+    validInput: {},
+    invalidInput: { x: 1 },
+    validOutput: { inviteCode: 'ABCD1234' },
+    invalidOutput: {},
+  },
   getInviter: {
     validInput: { phone: '4155550123' },
     invalidInput: { phone: 'abc' },
@@ -482,7 +610,9 @@ const fixtures: Record<EndpointName, Fixture> = {
           code: 'US',
           telCode: '1',
           nameNcode: 'United States (+1)',
-          typeList: [{ type: 'local', name: 'Local', provinces: [{ name: 'California', areaCodes: ['415'] }] }],
+          typeList: [
+            { type: 'local', name: 'Local', provinces: [{ name: 'California', areaCodes: ['415'] }] },
+          ],
         },
       ],
       defaultCode: 'US',
@@ -504,14 +634,31 @@ const fixtures: Record<EndpointName, Fixture> = {
   getManagePlanList: {
     validInput: { virtualNumber: own },
     invalidInput: { virtualNumber: '+1' },
-    validOutput: { planList: [plan], profileStatus: 2, needSetPhone: false, currentPlanId: 1, pendingPlanId: null, pendingEffectiveDate: null },
-    invalidOutput: { planList: [plan], profileStatus: 2, needSetPhone: false, pendingPlanId: null, pendingEffectiveDate: null },
+    validOutput: {
+      planList: [plan],
+      profileStatus: 2,
+      needSetPhone: false,
+      currentPlanId: 1,
+      pendingPlanId: null,
+      pendingEffectiveDate: null,
+    },
+    invalidOutput: {
+      planList: [plan],
+      profileStatus: 2,
+      needSetPhone: false,
+      pendingPlanId: null,
+      pendingEffectiveDate: null,
+    },
   },
   preChangePlan: {
     validInput: { virtualNumber: own, planId: '2' },
     invalidInput: { virtualNumber: own, planId: 'x' },
-    validOutput: { changeList: [{ type: 1, planId: 2, tip: '', payAmount: 5, planName: 'Unlimited', rule: '' }] },
-    invalidOutput: { changeList: [{ type: 3, planId: 2, tip: '', payAmount: 5, planName: 'Unlimited', rule: '' }] },
+    validOutput: {
+      changeList: [{ type: 1, planId: 2, tip: '', payAmount: 5, planName: 'Unlimited', rule: '' }],
+    },
+    invalidOutput: {
+      changeList: [{ type: 3, planId: 2, tip: '', payAmount: 5, planName: 'Unlimited', rule: '' }],
+    },
   },
   changePlan: {
     validInput: { virtualNumber: own, planId: '2', type: '2' },
@@ -554,8 +701,14 @@ const fixtures: Record<EndpointName, Fixture> = {
   getAppList: {
     validInput: {},
     invalidInput: { q: 'wh' },
-    validOutput: { appList: [app], countrys: [{ code: 'US', name: 'United States', telCode: '1', show: true }] },
-    invalidOutput: { appList: [app], countrys: [{ code: 'US', name: 'United States', telCode: '1', show: 1 }] },
+    validOutput: {
+      appList: [app],
+      countrys: [{ code: 'US', name: 'United States', telCode: '1', show: true }],
+    },
+    invalidOutput: {
+      appList: [app],
+      countrys: [{ code: 'US', name: 'United States', telCode: '1', show: 1 }],
+    },
   },
   getVerificationCodePhoneListV2: {
     validInput: { app: 'whatsapp', code: 'US' },
@@ -576,7 +729,15 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidOutput: { fee: '0.1', subRent: 5 },
   },
   lockVerificationCodePhone: {
-    validInput: { app: 'whatsapp', code: 'US', number: own, needLog: '1', numberType: '1', lastApp: 'telegram', lastNumber: other },
+    validInput: {
+      app: 'whatsapp',
+      code: 'US',
+      number: own,
+      needLog: '1',
+      numberType: '1',
+      lastApp: 'telegram',
+      lastNumber: other,
+    },
     invalidInput: { app: 'whatsapp', code: 'US', numberType: '3' },
     validOutput: lockedPhone,
     invalidOutput: { ...lockedPhone, canSub: 2 },
@@ -587,7 +748,12 @@ const fixtures: Record<EndpointName, Fixture> = {
     validOutput: { smsList: [smsItem] },
     invalidOutput: { smsList: [{ ...smsItem, smsId: undefined }] },
   },
-  getAppListByAccount: { validInput: {}, invalidInput: { app: 'x' }, validOutput: { appList: [app] }, invalidOutput: { appList: null } },
+  getAppListByAccount: {
+    validInput: {},
+    invalidInput: { app: 'x' },
+    validOutput: { appList: [app] },
+    invalidOutput: { appList: null },
+  },
   getCodeNumberListByAccount: {
     validInput: { app: 'whatsapp' },
     invalidInput: { app: '' },
@@ -617,12 +783,34 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { ym: '2026-1' },
     validOutput: {
       list: [
-        { _id: 'e1', number: own, name: 'WhatsApp', type: 100, date: t0, charge: -5, historyId: 'h1', resDate: '', nextPaymentDate: '2026-02-15' },
+        {
+          _id: 'e1',
+          number: own,
+          name: 'WhatsApp',
+          type: 100,
+          date: t0,
+          charge: -5,
+          historyId: 'h1',
+          resDate: '',
+          nextPaymentDate: '2026-02-15',
+        },
       ],
       nextPage: 'cursor-2',
     },
     invalidOutput: {
-      list: [{ _id: 'e1', number: own, name: 'WhatsApp', type: 3, date: t0, charge: -5, historyId: 'h1', resDate: '', nextPaymentDate: '' }],
+      list: [
+        {
+          _id: 'e1',
+          number: own,
+          name: 'WhatsApp',
+          type: 3,
+          date: t0,
+          charge: -5,
+          historyId: 'h1',
+          resDate: '',
+          nextPaymentDate: '',
+        },
+      ],
       nextPage: null,
     },
   },
@@ -670,19 +858,76 @@ describe('endpoint catalogue', () => {
 
   it('covers every call of both spec tables', () => {
     const specCalls = [
-      'getVirtualPhoneList', 'getChatList', 'getChatListByDate', 'getDialogList', 'delSms', 'speechToText', 'getAdConfig',
-      'getCloudAddressBook', 'createOrUpdateCloudAddressBook', 'delCloudAddressBook',
-      'getVerifyCode', 'requestToVerifyEmail', 'validateCode', 'validateCodeForEmail', 'setPhoneForAccount', 'updatePhone',
-      'setEmailForAccount', 'updateEmail', 'getProfile', 'updateProfile', 'getKYCInfo', 'updateKYCInfo',
-      'paySubmit', 'alipayPaySubmit', 'cryptoCurrencyPaySubmit', 'paypalPaySubmit', 'etherPayPaySubmit', 'getPaymentMethods',
-      'getPaymentList', 'getBillList', 'getNormalSmsList', 'getCallList', 'getSubscriptionList', 'getCountryRates',
-      'queryInviteInfo', 'getInviteCode', 'getInviter', 'setInviter',
-      'getAreaCodeV2', 'getVirtualPhoneByAreaCode', 'getPlanList', 'getManagePlanList', 'preChangePlan', 'changePlan',
-      'subVirtualPhone', 'reSubVirtualPhone', 'unSubVirtualPhone', 'setForward', 'setVoicemail',
-      'getAppList', 'getVerificationCodePhoneListV2', 'getCodeNumberFeeByAppV2', 'lockVerificationCodePhone',
-      'getVerificationCodeSmsList', 'getAppListByAccount', 'getCodeNumberListByAccount', 'subVerificationCodePhone',
-      'unSubVerificationCodePhone', 'reSubVerificationCodePhone', 'getSubCodeNumberList', 'getCodeSmsList', 'sendCodeSms',
-      'preLogin', 'login', 'refreshToken', 'queryBalance', 'getAccountInfo', 'captcha', 'genCaptcha', 'confirmCaptcha',
+      'getVirtualPhoneList',
+      'getChatList',
+      'getChatListByDate',
+      'getDialogList',
+      'delSms',
+      'speechToText',
+      'getAdConfig',
+      'getCloudAddressBook',
+      'createOrUpdateCloudAddressBook',
+      'delCloudAddressBook',
+      'getVerifyCode',
+      'requestToVerifyEmail',
+      'validateCode',
+      'validateCodeForEmail',
+      'setPhoneForAccount',
+      'updatePhone',
+      'setEmailForAccount',
+      'updateEmail',
+      'getProfile',
+      'updateProfile',
+      'getKYCInfo',
+      'updateKYCInfo',
+      'paySubmit',
+      'alipayPaySubmit',
+      'cryptoCurrencyPaySubmit',
+      'paypalPaySubmit',
+      'etherPayPaySubmit',
+      'getPaymentMethods',
+      'getPaymentList',
+      'getBillList',
+      'getNormalSmsList',
+      'getCallList',
+      'getSubscriptionList',
+      'getCountryRates',
+      'queryInviteInfo',
+      'getInviteCode',
+      'getInviter',
+      'setInviter',
+      'getAreaCodeV2',
+      'getVirtualPhoneByAreaCode',
+      'getPlanList',
+      'getManagePlanList',
+      'preChangePlan',
+      'changePlan',
+      'subVirtualPhone',
+      'reSubVirtualPhone',
+      'unSubVirtualPhone',
+      'setForward',
+      'setVoicemail',
+      'getAppList',
+      'getVerificationCodePhoneListV2',
+      'getCodeNumberFeeByAppV2',
+      'lockVerificationCodePhone',
+      'getVerificationCodeSmsList',
+      'getAppListByAccount',
+      'getCodeNumberListByAccount',
+      'subVerificationCodePhone',
+      'unSubVerificationCodePhone',
+      'reSubVerificationCodePhone',
+      'getSubCodeNumberList',
+      'getCodeSmsList',
+      'sendCodeSms',
+      'preLogin',
+      'login',
+      'refreshToken',
+      'queryBalance',
+      'getAccountInfo',
+      'captcha',
+      'genCaptcha',
+      'confirmCaptcha',
     ];
     for (const name of specCalls) expect(endpoints, name).toHaveProperty(name);
   });
@@ -702,10 +947,27 @@ describe('endpoint catalogue', () => {
   });
 
   it('marks access: optional for front-page calls, public only for anonymous-only ones', () => {
-    const optional = entries.filter(([, ep]) => ep.access === 'optional').map(([k]) => k).sort();
-    expect(optional).toEqual(['confirmCaptcha', 'getAdConfig', 'getAppList', 'getAreaCodeV2', 'getCountryRates', 'getPlanList'].sort());
-    const pub = entries.filter(([, ep]) => ep.access === 'public').map(([k]) => k).sort();
-    expect(pub).toEqual(['captcha', 'genCaptcha', 'getVerificationCodePhoneListAnonymous', 'login', 'preLogin'].sort());
+    const optional = entries
+      .filter(([, ep]) => ep.access === 'optional')
+      .map(([k]) => k)
+      .sort();
+    expect(optional).toEqual(
+      [
+        'confirmCaptcha',
+        'getAdConfig',
+        'getAppList',
+        'getAreaCodeV2',
+        'getCountryRates',
+        'getPlanList',
+      ].sort(),
+    );
+    const pub = entries
+      .filter(([, ep]) => ep.access === 'public')
+      .map(([k]) => k)
+      .sort();
+    expect(pub).toEqual(
+      ['captcha', 'genCaptcha', 'getVerificationCodePhoneListAnonymous', 'login', 'preLogin'].sort(),
+    );
   });
 
   it('marks only updateKYCInfo as multipart', () => {
@@ -748,17 +1010,40 @@ describe('parsing details', () => {
     });
     expect(endpoints.getChatList.input.parse({})).toEqual({ months: 4 });
     expect(endpoints.getChatList.input.parse({ months: '0' })).toEqual({ months: 0 });
-    expect(endpoints.getPaymentList.input.parse({ date: '2026-01' })).toEqual({ date: '2026-01', pageSize: 1000, pageNo: 1 });
+    expect(endpoints.getPaymentList.input.parse({ date: '2026-01' })).toEqual({
+      date: '2026-01',
+      pageSize: 1000,
+      pageNo: 1,
+    });
     expect(endpoints.getBillList.input.parse({ ym: '2026-01' })).toMatchObject({ pageSize: 200 });
-    expect(endpoints.getCountryRates.input.parse({})).toEqual({ rateCountryCode: 'US', rateType: 'call', pageSize: 100, pageNo: 1 });
-    expect(endpoints.getCodeSmsList.input.parse({ app: 'a', number: own, ym: '2026-01' })).toMatchObject({ pageSize: 20 });
+    expect(endpoints.getCountryRates.input.parse({})).toEqual({
+      rateCountryCode: 'US',
+      rateType: 'call',
+      pageSize: 100,
+      pageNo: 1,
+    });
+    expect(endpoints.getCodeSmsList.input.parse({ app: 'a', number: own, ym: '2026-01' })).toMatchObject({
+      pageSize: 20,
+    });
     expect(endpoints.setForward.input.parse({ forward: '1' })).toEqual({ forward: 1 });
-    expect(endpoints.changePlan.input.parse({ virtualNumber: own, planId: '7', type: '1' })).toEqual({ virtualNumber: own, planId: 7, type: 1 });
+    expect(endpoints.changePlan.input.parse({ virtualNumber: own, planId: '7', type: '1' })).toEqual({
+      virtualNumber: own,
+      planId: 7,
+      type: 1,
+    });
   });
 
   it('parses JSON-text parameters into their shape', () => {
-    const parsed = endpoints.delSms.input.parse({ sms: JSON.stringify([{ smsId: 'a', date: 1 }, { smsId: 'b', date: 2 }]) });
-    expect(parsed.sms).toEqual([{ smsId: 'a', date: 1 }, { smsId: 'b', date: 2 }]);
+    const parsed = endpoints.delSms.input.parse({
+      sms: JSON.stringify([
+        { smsId: 'a', date: 1 },
+        { smsId: 'b', date: 2 },
+      ]),
+    });
+    expect(parsed.sms).toEqual([
+      { smsId: 'a', date: 1 },
+      { smsId: 'b', date: 2 },
+    ]);
     expect(endpoints.delSms.input.safeParse({ sms: JSON.stringify([{ smsId: 'a' }]) }).success).toBe(false);
     expect(endpoints.delSms.input.safeParse({ sms: '[]' }).success).toBe(false);
     const s = jsonString(z.object({ a: z.number() }));
@@ -771,20 +1056,34 @@ describe('parsing details', () => {
   it('takes a chat delete by both numbers, never by one or both forms', () => {
     expect(endpoints.delSms.input.safeParse({ from: own, to: other }).success).toBe(true);
     expect(endpoints.delSms.input.safeParse({ from: own }).success).toBe(false);
-    expect(endpoints.delSms.input.safeParse({ from: own, to: other, sms: '[{"smsId":"a","date":1}]' }).success).toBe(false);
+    expect(
+      endpoints.delSms.input.safeParse({ from: own, to: other, sms: '[{"smsId":"a","date":1}]' }).success,
+    ).toBe(false);
     expect(endpoints.delSms.input.safeParse({}).success).toBe(false);
   });
 
   it('normalises contacts: phone without +, default tag and blanks, limits', () => {
     const book = AddressBook.parse({ name: ' Ann ', phoneList: [{ phone: '+14155550123', telCode: '1' }] });
-    expect(book).toEqual({ name: 'Ann', phoneList: [{ phone: '14155550123', telCode: '1', tag: 'Other' }], email: '', companyName: '', note: '' });
+    expect(book).toEqual({
+      name: 'Ann',
+      phoneList: [{ phone: '14155550123', telCode: '1', tag: 'Other' }],
+      email: '',
+      companyName: '',
+      note: '',
+    });
     expect(ContactPhone.safeParse({ phone: '+447700900123', telCode: '1', tag: 'Home' }).success).toBe(false);
     const six = Array.from({ length: 6 }, () => ({ phone: '14155550123', telCode: '1' }));
     expect(AddressBook.safeParse({ name: 'A', phoneList: six }).success).toBe(false);
-    expect(AddressBook.safeParse({ name: 'A', phoneList: six.slice(0, 5), note: 'n'.repeat(101) }).success).toBe(false);
-    expect(AddressBook.safeParse({ name: 'A', phoneList: six.slice(0, 1), companyName: 'c'.repeat(20) }).success).toBe(true);
+    expect(
+      AddressBook.safeParse({ name: 'A', phoneList: six.slice(0, 5), note: 'n'.repeat(101) }).success,
+    ).toBe(false);
+    expect(
+      AddressBook.safeParse({ name: 'A', phoneList: six.slice(0, 1), companyName: 'c'.repeat(20) }).success,
+    ).toBe(true);
     const entry = endpoints.getCloudAddressBook.output.parse({
-      addressBookList: [{ id: 'c1', addressBook: JSON.stringify(addressBook), date: 1, localId: '', accountId: 'a' }],
+      addressBookList: [
+        { id: 'c1', addressBook: JSON.stringify(addressBook), date: 1, localId: '', accountId: 'a' },
+      ],
       nextStartTime: 1,
     });
     expect(entry.addressBookList[0]?.addressBook.phoneList[0]?.phone).toBe('14155550123');
@@ -803,9 +1102,24 @@ describe('parsing details', () => {
 
   it('ties custom_amount to CUSTOM products', () => {
     const ep = endpoints.paySubmit.input;
-    expect(ep.safeParse({ payment_method: 'wechatpay', productid: 'wechatpay_web_cny_CUSTOM', custom_amount: 12.5 }).success).toBe(true);
-    expect(ep.safeParse({ payment_method: 'wechatpay', productid: 'wechatpay_web_usd_10', custom_amount: 10 }).success).toBe(false);
-    expect(ep.safeParse({ payment_method: 'wechatpay', productid: 'wechatpay_web_usd_CUSTOM', custom_amount: 12.345 }).success).toBe(false);
+    expect(
+      ep.safeParse({
+        payment_method: 'wechatpay',
+        productid: 'wechatpay_web_cny_CUSTOM',
+        custom_amount: 12.5,
+      }).success,
+    ).toBe(true);
+    expect(
+      ep.safeParse({ payment_method: 'wechatpay', productid: 'wechatpay_web_usd_10', custom_amount: 10 })
+        .success,
+    ).toBe(false);
+    expect(
+      ep.safeParse({
+        payment_method: 'wechatpay',
+        productid: 'wechatpay_web_usd_CUSTOM',
+        custom_amount: 12.345,
+      }).success,
+    ).toBe(false);
     expect(ep.safeParse({ payment_method: 'alipay', productid: 'alipay_web_usd_10' }).success).toBe(false);
     expect(ep.parse({ payment_method: 'creditCard', productid: 'card_web_usd_10' })).toMatchObject({
       method: 'web',
@@ -818,16 +1132,27 @@ describe('parsing details', () => {
     expect(productId('creditCard', 'usd', 10)).toBe('card_web_usd_10');
     expect(productId('wechatpay', 'cny', 'CUSTOM')).toBe('wechatpay_web_cny_CUSTOM');
     expect(parseProductId('card_web_usd_10')).toEqual({ prefix: 'card', currency: 'usd', amount: 10 });
-    expect(parseProductId('alipay_web_cny_CUSTOM')).toEqual({ prefix: 'alipay', currency: 'cny', amount: 'CUSTOM' });
+    expect(parseProductId('alipay_web_cny_CUSTOM')).toEqual({
+      prefix: 'alipay',
+      currency: 'cny',
+      amount: 'CUSTOM',
+    });
     expect(parseProductId('card-usd-10')).toBeNull();
     for (const way of Object.keys(constants.productPrefixes) as (keyof typeof constants.productPrefixes)[]) {
-      expect(endpoints.alipayPaySubmit.input.shape.productid.safeParse(productId(way, 'usd', 5)).success, way).toBe(true);
+      expect(
+        endpoints.alipayPaySubmit.input.shape.productid.safeParse(productId(way, 'usd', 5)).success,
+        way,
+      ).toBe(true);
     }
   });
 
   it('normalises e-mail, invite codes and SMS recipients', () => {
-    expect(endpoints.requestToVerifyEmail.input.parse({ email: ' Ann@Example.COM ' })).toEqual({ email: 'ann@example.com' });
+    expect(endpoints.requestToVerifyEmail.input.parse({ email: ' Ann@Example.COM ' })).toEqual({
+      email: 'ann@example.com',
+    });
     expect(endpoints.setInviter.input.parse({ inviteCode: ' abcd12 ' })).toEqual({ inviteCode: 'ABCD12' });
-    expect(endpoints.sendCodeSms.input.parse({ from: own, to: '+447700900123', app: 'x', text: 'hi' }).to).toBe('447700900123');
+    expect(
+      endpoints.sendCodeSms.input.parse({ from: own, to: '+447700900123', app: 'x', text: 'hi' }).to,
+    ).toBe('447700900123');
   });
 });

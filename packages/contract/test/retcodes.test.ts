@@ -9,8 +9,8 @@ const zhTexts = zh.retcode as Record<string, string>;
 
 /** The silent list of spec 000 §8 and spec 001 §8 (200040 to 200047 spelled out). */
 const specSilent = [
-  100000, 100004, 100006, 100010, 100015, 100020, 100023, 100025, 100028, 200025, 200040, 200041, 200042, 200043, 200044,
-  200045, 200046, 200047, 300002, 300033, 400000, 400001, 500000, 600000, 600002,
+  100000, 100004, 100006, 100010, 100015, 100020, 100023, 100025, 100028, 200025, 200040, 200041, 200042,
+  200043, 200044, 200045, 200046, 200047, 300002, 300033, 400000, 400001, 500000, 600000, 600002,
 ];
 
 describe('retcode table', () => {
@@ -22,7 +22,8 @@ describe('retcode table', () => {
   });
 
   it('has no message for a code missing from the table', () => {
-    for (const key of [...Object.keys(enTexts), ...Object.keys(zhTexts)]) expect(codes, key).toContain(Number(key));
+    for (const key of [...Object.keys(enTexts), ...Object.keys(zhTexts)])
+      expect(codes, key).toContain(Number(key));
   });
 
   it('has every code of the silent lists, marked silent', () => {
@@ -45,7 +46,13 @@ describe('retcode table', () => {
   });
 
   it('maps the session codes as spec 000 §4 says', () => {
-    expect(sessionCodes).toEqual({ 100008: 'markKicked', 100012: 'logout', 100013: 'logout', 100014: 'logout', 200018: 'logout' });
+    expect(sessionCodes).toEqual({
+      100008: 'markKicked',
+      100012: 'logout',
+      100013: 'logout',
+      100014: 'logout',
+      200018: 'logout',
+    });
     for (const code of [100012, 100013, 100014, 200018]) {
       expect(isSessionCode(code)).toBe(true);
       expect(httpStatusOf(code)).toBe(401);

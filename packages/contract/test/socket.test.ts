@@ -57,7 +57,11 @@ const received = {
 describe('socket constants', () => {
   it('uses /webchat and the spec event names', () => {
     expect(socketPath).toBe('/webchat');
-    expect(socketEvents).toEqual({ sendMessage: 'sendMessage', receiveMessage: 'receiveMessage', kicked: 'kicked' });
+    expect(socketEvents).toEqual({
+      sendMessage: 'sendMessage',
+      receiveMessage: 'receiveMessage',
+      kicked: 'kicked',
+    });
     expect(constants.mmsMaxBytes).toBe(5 * 1024 * 1024);
     expect(constants.mmsMimeTypes).toContain('image/jpeg');
   });
@@ -114,7 +118,9 @@ describe('sendMessage (MMS)', () => {
     expect(SendMms.safeParse(payload).success).toBe(false);
   });
   it('accepts a file of exactly the limit', () => {
-    expect(SendMms.safeParse({ ...mms, fileBuffer: new Uint8Array(constants.mmsMaxBytes) }).success).toBe(true);
+    expect(SendMms.safeParse({ ...mms, fileBuffer: new Uint8Array(constants.mmsMaxBytes) }).success).toBe(
+      true,
+    );
   });
   it('refuses payloads that are neither form', () => {
     expect(SendPayload.safeParse({ ...text, msgType: 'voicemail' }).success).toBe(false);
@@ -135,8 +141,13 @@ describe('receiveMessage', () => {
       retmsg: 'This number needs toll-free registration before it can send messages.',
     };
     expect(ReceiveMessage.parse(failed).retcode).toBe(300030);
-    expect(ReceiveMessage.safeParse({ ...received, fromNumber: 'WhatsApp', msgType: 'verificationCode' }).success).toBe(true);
-    expect(ReceiveMessage.safeParse({ ...received, msgType: 'mms', media: 'https://a/1.png,https://a/2.png' }).success).toBe(true);
+    expect(
+      ReceiveMessage.safeParse({ ...received, fromNumber: 'WhatsApp', msgType: 'verificationCode' }).success,
+    ).toBe(true);
+    expect(
+      ReceiveMessage.safeParse({ ...received, msgType: 'mms', media: 'https://a/1.png,https://a/2.png' })
+        .success,
+    ).toBe(true);
   });
   it.each([
     ['status 3', { ...received, status: 3 }],

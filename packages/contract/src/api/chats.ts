@@ -61,7 +61,8 @@ export const ChatListItem = z.object({
   direction: Direction,
 });
 export type ChatListItem = z.infer<typeof ChatListItem>;
-export const chatKey = (c: Pick<ChatListItem, 'ownFullNumber' | 'otherFullNumber'>) => `${c.ownFullNumber}-${c.otherFullNumber}`;
+export const chatKey = (c: Pick<ChatListItem, 'ownFullNumber' | 'otherFullNumber'>) =>
+  `${c.ownFullNumber}-${c.otherFullNumber}`;
 
 /**
  * A message of a conversation (spec 000 §3). `highlightTarget` and `highlightText` are lists joined by
@@ -131,7 +132,8 @@ export const getChatList = defineEndpoint({
   method: 'GET',
   path: '/web/getChatList',
   access: 'session',
-  summary: 'The chat list: the last message of every conversation of the last `months` UTC months (0 = this month).',
+  summary:
+    'The chat list: the last message of every conversation of the last `months` UTC months (0 = this month).',
   input: z.strictObject({ months: qIntIn(0, constants.chatListMonths).default(constants.chatListMonths) }),
   output: ChatListResult,
 });
@@ -202,7 +204,9 @@ export const delSms = defineEndpoint({
 });
 
 /** A speech-to-text language: `auto` or a BCP 47 tag such as `en-US` or `cmn-Hans-CN`. */
-export const SttLanguage = z.string().regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3})$/, 'Invalid language');
+export const SttLanguage = z
+  .string()
+  .regex(/^(auto|[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3})$/, 'Invalid language');
 
 /**
  * Transcribe a voice message. Decided: `media` is the message's media URL; with `smsId` the result is

@@ -38,7 +38,12 @@ export const App = z.object({ app: AppId, name: z.string(), sort: z.number().int
 export type App = z.infer<typeof App>;
 
 /** A country codes can be received in (spec 001 §3); `show` false hides it from the select. */
-export const Country = z.object({ code: CountryCode, name: z.string(), telCode: z.string().regex(/^\d{1,4}$/), show: z.boolean() });
+export const Country = z.object({
+  code: CountryCode,
+  name: z.string(),
+  telCode: z.string().regex(/^\d{1,4}$/),
+  show: z.boolean(),
+});
 export type Country = z.infer<typeof Country>;
 
 export const getAppList = defineEndpoint({

@@ -22,7 +22,10 @@ export const ContactPhone = z
     telCode: TelCode,
     tag: ContactTag.default(constants.contactDefaultTag),
   })
-  .refine((p) => p.phone.startsWith(p.telCode), { message: 'The phone must begin with its country code', path: ['phone'] });
+  .refine((p) => p.phone.startsWith(p.telCode), {
+    message: 'The phone must begin with its country code',
+    path: ['phone'],
+  });
 export type ContactPhone = z.output<typeof ContactPhone>;
 
 /**
@@ -109,7 +112,12 @@ export const delCloudAddressBook = defineEndpoint({
     ids: z
       .string()
       .max(65 * constants.addressBookPageSize)
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean))
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(EntityId).min(1).max(constants.addressBookPageSize)),
   }),
   output: z.object({ deleted: z.number().int().nonnegative() }),

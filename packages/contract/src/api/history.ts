@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { Cursor, Direction, EntityId, EpochMs, IsoDate, Money, YearMonth, qPageNo, qPageSize } from '../common';
+import {
+  Cursor,
+  Direction,
+  EntityId,
+  EpochMs,
+  IsoDate,
+  Money,
+  YearMonth,
+  qPageNo,
+  qPageSize,
+} from '../common';
 import { constants } from '../constants';
 import { defineEndpoint } from '../endpoint';
 import { MessageType } from './chats';

@@ -190,7 +190,8 @@ export const subVirtualPhone = defineEndpoint({
   method: 'POST',
   path: '/web/subVirtualPhone',
   access: 'session',
-  summary: 'Rent a number on a plan; the first period is charged at once (400001 when short, 100023 without profile).',
+  summary:
+    'Rent a number on a plan; the first period is charged at once (400001 when short, 100023 without profile).',
   input: z.strictObject({
     planId: PlanId,
     telCode: TelCode,

@@ -31,19 +31,34 @@ export const productId = (
 export const parseProductId = (id: string) => {
   const m = /^([a-z]+)_web_(usd|cny)_(\d{1,6}|CUSTOM)$/.exec(id);
   if (!m) return null;
-  return { prefix: m[1]!, currency: m[2] as 'usd' | 'cny', amount: m[3] === 'CUSTOM' ? ('CUSTOM' as const) : Number(m[3]) };
+  return {
+    prefix: m[1]!,
+    currency: m[2] as 'usd' | 'cny',
+    amount: m[3] === 'CUSTOM' ? ('CUSTOM' as const) : Number(m[3]),
+  };
 };
 
 /** A custom amount: positive, at most 2 decimals (the brand's range is checked by the server). */
 export const CustomAmount = z.number().positive().max(1_000_000).multipleOf(0.01);
 
 /** custom_amount is given exactly when the product is a CUSTOM one. */
-const customAmountMatches = (v: { productid: string; custom_amount?: number | undefined }, ctx: z.RefinementCtx) => {
+const customAmountMatches = (
+  v: { productid: string; custom_amount?: number | undefined },
+  ctx: z.RefinementCtx,
+) => {
   const custom = v.productid.endsWith('_CUSTOM');
   if (custom && v.custom_amount === undefined) {
-    ctx.addIssue({ code: 'custom', message: 'custom_amount is required for a CUSTOM product', path: ['custom_amount'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'custom_amount is required for a CUSTOM product',
+      path: ['custom_amount'],
+    });
   } else if (!custom && v.custom_amount !== undefined) {
-    ctx.addIssue({ code: 'custom', message: 'custom_amount is only for a CUSTOM product', path: ['custom_amount'] });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'custom_amount is only for a CUSTOM product',
+      path: ['custom_amount'],
+    });
   }
 };
 
@@ -58,7 +73,8 @@ export const paySubmit = defineEndpoint({
   method: 'POST',
   path: '/web/paySubmit',
   access: 'session',
-  summary: 'Start a card, WeChat Pay or UnionPay top-up; returns the provider page (a QR code for WeChat Pay).',
+  summary:
+    'Start a card, WeChat Pay or UnionPay top-up; returns the provider page (a QR code for WeChat Pay).',
   input: z
     .strictObject({
       payment_method: z.enum(constants.paySubmitMethods),
@@ -123,7 +139,10 @@ export const paypalPaySubmit = defineEndpoint({
   access: 'session',
   summary: 'Start a PayPal top-up; returns the transaction id and the hosted form to post.',
   input: z.strictObject({
-    productid: ProductId.refine((p) => !p.endsWith('_CUSTOM'), 'Custom amounts are not available with PayPal'),
+    productid: ProductId.refine(
+      (p) => !p.endsWith('_CUSTOM'),
+      'Custom amounts are not available with PayPal',
+    ),
     devicetype: DeviceType.default(constants.paymentDeviceType),
   }),
   output: z.object({
@@ -164,7 +183,8 @@ export const etherPayPaySubmit = defineEndpoint({
   method: 'POST',
   path: '/web/etherPay/paySubmit',
   access: 'session',
-  summary: 'Start a direct crypto transfer top-up (USDT, USDC, TUSD, ETH, BCH); returns amount, address and rate.',
+  summary:
+    'Start a direct crypto transfer top-up (USDT, USDC, TUSD, ETH, BCH); returns amount, address and rate.',
   input: z
     .strictObject({
       productid: ProductId,
@@ -181,7 +201,11 @@ export const etherPayPaySubmit = defineEndpoint({
         ctx.addIssue({ code: 'custom', message: `No network for ${v.currency}`, path: ['network'] });
       } else if (!noNetwork && v.network === undefined) {
         ctx.addIssue({ code: 'custom', message: 'network is required', path: ['network'] });
-      } else if (v.currency === 'USDC' && v.network && !(constants.usdcNetworks as readonly string[]).includes(v.network)) {
+      } else if (
+        v.currency === 'USDC' &&
+        v.network &&
+        !(constants.usdcNetworks as readonly string[]).includes(v.network)
+      ) {
         ctx.addIssue({ code: 'custom', message: `USDC is not offered on ${v.network}`, path: ['network'] });
       }
     }),

@@ -74,7 +74,9 @@ export const updateProfile = defineEndpoint({
     city: requiredText(constants.billingCityMax),
     province: requiredText(50),
     country: requiredText(60),
-    regionCode: z.union([z.literal(''), z.string().regex(/^[A-Z]{2}$/, 'Expected a 2-letter region code')]).default(''),
+    regionCode: z
+      .union([z.literal(''), z.string().regex(/^[A-Z]{2}$/, 'Expected a 2-letter region code')])
+      .default(''),
     postalCode: requiredText(20),
   }),
   output: z.object({ profileStatus: z.union([z.literal(1), z.literal(2), z.literal(100)]) }),

@@ -60,7 +60,13 @@ export const validateCode = defineEndpoint({
   path: '/web/validateCode',
   access: 'session',
   summary: 'Check the 4-digit code texted for a phone verification.',
-  input: z.strictObject({ verifyid: VerifyId, activationcode: z.string().trim().regex(/^\d{4}$/, 'The code is 4 digits') }),
+  input: z.strictObject({
+    verifyid: VerifyId,
+    activationcode: z
+      .string()
+      .trim()
+      .regex(/^\d{4}$/, 'The code is 4 digits'),
+  }),
   output: Empty,
 });
 
@@ -71,7 +77,13 @@ export const validateCodeForEmail = defineEndpoint({
   path: '/web/validateCodeForEmail',
   access: 'session',
   summary: 'Check the 6-digit code mailed for an e-mail verification.',
-  input: z.strictObject({ verifyid: VerifyId, activationcode: z.string().trim().regex(/^\d{6}$/, 'The code is 6 digits') }),
+  input: z.strictObject({
+    verifyid: VerifyId,
+    activationcode: z
+      .string()
+      .trim()
+      .regex(/^\d{6}$/, 'The code is 6 digits'),
+  }),
   output: Empty,
 });
 
