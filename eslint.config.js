@@ -25,7 +25,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/cli/**', 'scripts/**', 'bench/**', '**/build.mjs', 'e2e/**'],
+    files: ['**/cli/**', 'scripts/**', '**/scripts/**', 'bench/**', '**/build.mjs', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
 );

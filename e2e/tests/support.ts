@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type Response } from '@playwright/test';
 
 export const PORT = Number(process.env.E2E_PORT ?? 8091);
 /** The server, reached directly by the test (Node may not resolve *.localhost). */
@@ -19,7 +19,7 @@ export async function outboxCode(to: string): Promise<string> {
 }
 
 /** Solves the captcha modal the way a person would: reads the picture's answer from the dev route. */
-export async function solveCaptcha(page: Page, captchaResponse: Promise<import('@playwright/test').Response>) {
+export async function solveCaptcha(page: Page, captchaResponse: Promise<Response>) {
   const res = await captchaResponse;
   const captchaId = new URL(res.url()).searchParams.get('captchaId')!;
   const answer = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as { text: string };
@@ -62,8 +62,11 @@ export const rail = (page: Page) => page.getByRole('navigation', { name: /^(Main
 
 import http from 'node:http';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw answers of any call
+type AnyJson = any;
+
 /** A raw call to the server as if from a brand's host (Node's fetch cannot set Host). */
-export function request(method: string, path: string, brand: string | null, body?: unknown, token?: string): Promise<{ status: number; json: any }> {
+export function request(method: string, path: string, brand: string | null, body?: unknown, token?: string): Promise<{ status: number; json: AnyJson }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(

@@ -70,6 +70,9 @@ export async function startTestApp(opts: Partial<BuildOptions> & { envOverrides?
   };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever they assert
+type AnyJson = any;
+
 let ipCounter = 0;
 
 /** A small client that speaks the envelope like the web client does. */
@@ -87,7 +90,7 @@ export function client(app: FastifyInstance, host = 'localhost') {
       ...(withPlatform ? { payload: withPlatform } : {}),
       remoteAddress: extra.remoteAddress ?? `10.0.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`,
     });
-    return { status: res.statusCode, body: res.json() as { retcode: number; retmsg: string; data: any }, headers: res.headers };
+    return { status: res.statusCode, body: res.json() as { retcode: number; retmsg: string; data: AnyJson }, headers: res.headers };
   };
   return {
     call,

@@ -2,7 +2,7 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import { constants, type Brand, type Lang } from '@numa/contract';
 import en from '@numa/contract/locales/en.json';
 import zh from '@numa/contract/locales/zh.json';
-import type { Database } from '../db';
+import type { Database, Queryable } from '../db';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../lib/errors';
 import { randomDigits, safeEqualHex, sha256 } from '../lib/crypto';
@@ -107,7 +107,7 @@ export function createCodeService({ db, mail, carrier, dev, log }: CodeDeps) {
      */
     async check<T>(
       p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; code: string },
-      onValid: (q: import('../db').Queryable, row: { accountId: number | null }) => Promise<T>,
+      onValid: (q: Queryable, row: { accountId: number | null }) => Promise<T>,
     ): Promise<T> {
       const key = addressKey(p.address);
       type Outcome = { ok: true; value: T } | { ok: false; error: 100004 | 100006 };
