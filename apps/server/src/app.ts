@@ -16,6 +16,7 @@ import contextPlugin from './plugins/context';
 import errorsPlugin from './plugins/errors';
 import webPlugin from './plugins/web';
 import authRoutes from './routes/auth';
+import catalogueRoutes from './routes/catalogue';
 import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
 import { createCaptchaService } from './services/captcha';
@@ -64,7 +65,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     carrier,
     brandOf: brandResolver(env.BRAND_HOSTS, env.DEFAULT_BRAND),
     sessions: createSessionService(db),
-    codes: createCodeService({ db, mail, carrier, dev, log: app.log }),
+    codes: createCodeService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR }),
     captcha: createCaptchaService(db),
     captchaNext: new Map(),
   };
@@ -82,6 +83,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(catalogueRoutes);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
 

@@ -53,6 +53,11 @@ export const EnvSchema = z.object({
   TRUST_PROXY: bool.default(false),
   /** Largest JSON body, bytes. */
   BODY_LIMIT: z.coerce.number().int().positive().default(1_048_576),
+  /**
+   * Multiplies every per-IP rate limit (code sends, login, captcha). Raise it where many users share
+   * one address (a corporate proxy, an end-to-end test run); per-address limits are not affected.
+   */
+  IP_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(10_000).default(1),
   /** Check every response against the contract (on in tests). */
   VALIDATE_RESPONSES: bool.optional(),
 });

@@ -43,6 +43,8 @@ export interface Brand {
   /** The app-download dialog: two store QR codes, plus an APK link on one brand. */
   apps: { ios: string; android: string; apk: string | null };
   frontPage: 'default' | 'applist';
+  /** The external messages site the applist front page's Next opens in a new tab (spec 000 §6). */
+  messagesSiteUrl: string | null;
   /** Redirect phones and tablets to the mobile site (the main brand only; URL from config). */
   mobileRedirect: boolean;
   supportEmail: string;
@@ -119,6 +121,7 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
+    messagesSiteUrl: null,
     mobileRedirect: true,
     ...site('numa.app'),
     purchaseInstructionsUrl: null,
@@ -151,6 +154,7 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
+    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('wephone.app'),
     purchaseInstructionsUrl: null,
@@ -177,6 +181,7 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: true,
     bannerAd: true,
     frontPage: 'default',
+    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('wetalk.app'),
     purchaseInstructionsUrl: null,
@@ -203,6 +208,7 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
+    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('wetalkpro.app'),
     purchaseInstructionsUrl: null,
@@ -229,6 +235,7 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'applist',
+    messagesSiteUrl: 'https://sms.jiema.app',
     mobileRedirect: false,
     ...site('jiema.app'),
     apps: {
@@ -260,6 +267,7 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
+    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('cloudnumber.app'),
     purchaseInstructionsUrl: 'https://www.cloudnumber.app/purchase-instructions',

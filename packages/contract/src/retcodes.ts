@@ -1,5 +1,5 @@
-import en from './locales/en.json';
-import zh from './locales/zh.json';
+import en from './locales/en.json' with { type: 'json' };
+import zh from './locales/zh.json' with { type: 'json' };
 import type { Lang } from './common';
 
 /**

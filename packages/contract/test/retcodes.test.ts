@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import en from '../src/locales/en.json';
-import zh from '../src/locales/zh.json';
+import en from '../src/locales/en.json' with { type: 'json' };
+import zh from '../src/locales/zh.json' with { type: 'json' };
 import { R, httpStatusOf, isSessionCode, isSilent, retcodeTable, retmsg, sessionCodes } from '../src/index';
 
 const codes = Object.keys(retcodeTable).map(Number);

@@ -69,7 +69,9 @@ export function route<E extends EndpointDef>(
   const validateOutput = env.VALIDATE_RESPONSES ?? env.NODE_ENV === 'test';
   const routeOptions: RouteShorthandOptions = {
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
-    ...(options.rateLimit ? { config: { rateLimit: options.rateLimit } } : {}),
+    ...(options.rateLimit
+      ? { config: { rateLimit: { ...options.rateLimit, max: Math.ceil(options.rateLimit.max * env.IP_RATE_LIMIT_FACTOR) } } }
+      : {}),
   };
   app.route({
     method: ep.method,

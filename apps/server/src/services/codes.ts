@@ -1,7 +1,7 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { constants, type Brand, type Lang } from '@numa/contract';
-import en from '@numa/contract/locales/en.json';
-import zh from '@numa/contract/locales/zh.json';
+import en from '@numa/contract/locales/en.json' with { type: 'json' };
+import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import type { Database, Queryable } from '../db';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../lib/errors';
@@ -32,6 +32,8 @@ const HOUR = 3600_000;
 
 export interface CodeDeps {
   db: Database;
+  /** Per-IP limits are multiplied by this (env IP_RATE_LIMIT_FACTOR). */
+  ipLimitFactor: number;
   mail: MailPort;
   carrier: CarrierPort;
   dev: boolean;
@@ -42,7 +44,7 @@ export interface CodeDeps {
  * Sign-in and verification codes: 4 digits by phone, 6 by e-mail, valid 10 minutes, dead after 5 wrong
  * tries, resend after 60 s, at most 5 sends per address and 20 per IP an hour.
  */
-export function createCodeService({ db, mail, carrier, dev, log }: CodeDeps) {
+export function createCodeService({ db, mail, carrier, dev, log, ipLimitFactor }: CodeDeps) {
   return {
     async send(p: {
       brand: Brand;
@@ -64,7 +66,7 @@ export function createCodeService({ db, mail, carrier, dev, log }: CodeDeps) {
       if (byAddr.lastAgoMs !== null && byAddr.lastAgoMs < resendMs) {
         throw new ApiError(100015, { resendAfter: Math.ceil((resendMs - byAddr.lastAgoMs) / 1000) }, 'resend too soon');
       }
-      if (byAddr.count >= constants.codeSendsPerAddressPerHour || byIp.count >= constants.codeSendsPerIpPerHour) {
+      if (byAddr.count >= constants.codeSendsPerAddressPerHour || byIp.count >= constants.codeSendsPerIpPerHour * ipLimitFactor) {
         throw new ApiError(100015, { resendAfter: 3600 }, 'hourly code limit reached');
       }
 

@@ -11,6 +11,7 @@ import { onQuotaExceeded } from '../lib/storage';
 import { onSessionReset, useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { LoginScreen } from '../features/auth/LoginScreen';
+import { AppListFrontPage } from '../features/front/AppListFrontPage';
 import { FrontPage } from '../features/front/FrontPage';
 import { AppShell } from './AppShell';
 import { MobileNotice } from './MobileNotice';
@@ -30,7 +31,8 @@ function Anonymous() {
   useEffect(() => {
     document.title = front ? brand.name[i18n.language === 'zh' ? 'zh' : 'en'] : i18n.t('front.login');
   }, [front]);
-  return front ? <FrontPage onLogin={() => setFront(false)} /> : <LoginScreen onShowFront={() => setFront(true)} />;
+  if (!front) return <LoginScreen onShowFront={() => setFront(true)} />;
+  return brand.frontPage === 'applist' ? <AppListFrontPage onLogin={() => setFront(false)} /> : <FrontPage onLogin={() => setFront(false)} />;
 }
 
 function Root() {

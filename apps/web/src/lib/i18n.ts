@@ -1,10 +1,10 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { codeFromLang, type Lang } from '@numa/contract';
-import contractEn from '@numa/contract/locales/en.json';
-import contractZh from '@numa/contract/locales/zh.json';
-import en from '../locales/en.json';
-import zh from '../locales/zh.json';
+import contractEn from '@numa/contract/locales/en.json' with { type: 'json' };
+import contractZh from '@numa/contract/locales/zh.json' with { type: 'json' };
+import en from '../locales/en.json' with { type: 'json' };
+import zh from '../locales/zh.json' with { type: 'json' };
 import { brand } from './config';
 import { keys, storage } from './storage';
 

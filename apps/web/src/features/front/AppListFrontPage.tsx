@@ -1,0 +1,133 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  Button,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  Radio,
+  RadioGroup,
+  SearchField,
+  Select,
+  SelectValue,
+} from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { endpoints } from '@numa/contract';
+import { Loading } from '../../components/Spinner';
+import { call } from '../../lib/api';
+import { brand } from '../../lib/config';
+import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { AppDownloadButton } from './AppDownload';
+
+/**
+ * The verification-code brand's front page (spec 000 §2, §6): anonymous visitors browse the apps
+ * codes can be received for and pick a country; Next opens the messages site in a new tab, and
+ * getting a number needs a login.
+ */
+export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'zh' ? 'zh' : 'en';
+  const name = brand.name[lang];
+  const catalogue = useQuery({ queryKey: ['appList', lang], queryFn: () => call(endpoints.getAppList, {}) });
+  const [search, setSearch] = useState('');
+  const [app, setApp] = useState<string | null>(null);
+  const [country, setCountry] = useState<string | null>(null);
+
+  const apps = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return (catalogue.data?.appList ?? []).filter((a) => !q || a.name.toLowerCase().includes(q) || a.app.includes(q));
+  }, [catalogue.data, search]);
+  const countries = (catalogue.data?.countrys ?? []).filter((c) => c.show);
+  const chosenCountry = country ?? countries[0]?.code ?? null;
+
+  const next = () => {
+    if (!app || !chosenCountry || !brand.messagesSiteUrl) return;
+    const url = new URL(brand.messagesSiteUrl);
+    url.searchParams.set('app', app);
+    url.searchParams.set('country', chosenCountry);
+    window.open(url.toString(), '_blank', 'noopener,noreferrer');
+  };
+
+  return (
+    <div className="front-page">
+      <header className="front-top">
+        <span className="brand-mark" aria-hidden="true">
+          {name.slice(0, 1)}
+        </span>
+        <span className="brand-name">{name}</span>
+        <span className="spacer" />
+        <LanguageSwitch />
+        <AppDownloadButton className="button" />
+        <Button className="button primary" onPress={onLogin}>
+          {t('front.login')}
+        </Button>
+      </header>
+      <main id="main" className="front-main">
+        <h1>{t('front.applistTitle')}</h1>
+        <p className="lead muted">{t('front.applistLead')}</p>
+        {catalogue.isPending ? (
+          <Loading label={t('app.loading')} />
+        ) : catalogue.isError ? (
+          <div className="error-state" role="alert">
+            <p>{t('errors.loadFailed')}</p>
+            <Button className="button" onPress={() => void catalogue.refetch()}>
+              {t('app.retry')}
+            </Button>
+          </div>
+        ) : (
+          <div className="applist">
+            <div className="applist-controls">
+              <SearchField className="field grow" value={search} onChange={setSearch}>
+                <Label className="field-label">{t('front.searchApps')}</Label>
+                <Input className="input" />
+              </SearchField>
+              <Select
+                className="field"
+                selectedKey={chosenCountry}
+                onSelectionChange={(k) => setCountry(String(k))}
+              >
+                <Label className="field-label">{t('front.country')}</Label>
+                <Button className="input select-button">
+                  <SelectValue />
+                  <span aria-hidden="true">▾</span>
+                </Button>
+                <Popover className="popover">
+                  <ListBox className="listbox" items={countries.map((c) => ({ id: c.code, ...c }))}>
+                    {(c) => (
+                      <ListBoxItem className="listbox-item" id={c.id} textValue={c.name}>
+                        <span>{c.name}</span>
+                        <span className="muted">+{c.telCode}</span>
+                      </ListBoxItem>
+                    )}
+                  </ListBox>
+                </Popover>
+              </Select>
+            </div>
+            {apps.length === 0 ? (
+              <p className="empty-state">{t('front.noApps', { q: search })}</p>
+            ) : (
+              <RadioGroup className="app-grid" aria-label={t('front.applistTitle')} value={app} onChange={setApp}>
+                {apps.map((a) => (
+                  <Radio key={a.app} value={a.app} className="app-tile" aria-label={t('front.selectApp', { name: a.name })}>
+                    <span className="app-initial" aria-hidden="true">
+                      {a.name.slice(0, 1)}
+                    </span>
+                    <span>{a.name}</span>
+                  </Radio>
+                ))}
+              </RadioGroup>
+            )}
+            <div className="applist-actions">
+              <Button className="button primary large" isDisabled={!app || !chosenCountry} onPress={next}>
+                {t('front.next')}
+              </Button>
+              <span className="muted">{t('front.nextHint')}</span>
+            </div>
+          </div>
+        )}
+      </main>
+    </div>
+  );
+}
