@@ -16,6 +16,11 @@ import contextPlugin from './plugins/context';
 import errorsPlugin from './plugins/errors';
 import webPlugin from './plugins/web';
 import authRoutes from './routes/auth';
+import mediaRoutes from './routes/media';
+import { LocalMediaStore } from './providers/media/local';
+import type { MediaStorePort } from './providers/media/port';
+import { createMediaService } from './services/media';
+import path from 'node:path';
 import catalogueRoutes from './routes/catalogue';
 import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
@@ -30,6 +35,7 @@ export interface BuildOptions {
   db?: Database;
   mail?: MailPort;
   carrier?: CarrierPort;
+  mediaStore?: MediaStorePort;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -68,6 +74,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     codes: createCodeService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR }),
     captcha: createCaptchaService(db),
     captchaNext: new Map(),
+    media: createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media'))),
   };
   app.decorate('deps', deps);
 
@@ -84,6 +91,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(catalogueRoutes);
+  await app.register(mediaRoutes);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
 

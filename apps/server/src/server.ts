@@ -1,9 +1,19 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadEnv } from './env';
 
 const env = loadEnv();
 const app = await buildApp({ env });
+
+// the embedded database is one process's: tell the admin command who holds it
+const pidFile = env.DATABASE_URL ? null : path.resolve(env.DATA_DIR, 'server.pid');
+if (pidFile) {
+  mkdirSync(path.dirname(pidFile), { recursive: true });
+  writeFileSync(pidFile, String(process.pid));
+  app.addHook('onClose', async () => rmSync(pidFile, { force: true }));
+}
 
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'closing after an error');

@@ -8,6 +8,7 @@ import type { CodeService } from './services/codes';
 import type { SessionService } from './services/sessions';
 import type { FastifyRequest } from 'fastify';
 import type { BrandResolver } from './lib/brand';
+import type { MediaService } from './services/media';
 
 /** What the app is made of; built once in app.ts, reachable as `app.deps`. */
 export interface Deps {
@@ -25,6 +26,7 @@ export interface Deps {
    * captcha-protected call register it here; `params` are that call's own input, validated by it.
    */
   captchaNext: Map<string, CaptchaNext>;
+  media: MediaService;
 }
 
 export type CaptchaNext = (p: { req: FastifyRequest; ctx: RequestContext; params: Record<string, unknown> }) => Promise<unknown>;

@@ -4,6 +4,7 @@ import { route } from '../lib/route';
 import { ApiError } from '../lib/errors';
 import { accountsRepo, AccountStatus } from '../repositories/accounts';
 import { toAddress } from '../services/codes';
+import { clearMediaCookie, mediaCookie } from '../lib/cookies';
 const meta = (req: FastifyRequest) => ({ userAgent: req.headers['user-agent'], ip: req.ip });
 
 export default async function authRoutes(app: FastifyInstance) {
@@ -29,7 +30,7 @@ export default async function authRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.login,
-    async ({ input, ctx, req }) => {
+    async ({ input, ctx, req, reply }) => {
       const address = toAddress(input);
       const { account, started } = await codes.check(
         { brand: ctx.brand, purpose: 'login', address, code: input.code },
@@ -41,15 +42,21 @@ export default async function authRoutes(app: FastifyInstance) {
         },
       );
       sessions.announceRevoked(account.id, started.revoked, 'elsewhere');
+      reply.header('set-cookie', mediaCookie(started.token, req.protocol === 'https'));
       return { token: started.token, canInvite: account.canInvite, canSetInviter: account.canSetInviter };
     },
     { rateLimit: { max: 30, timeWindow: 600_000 } },
   );
 
-  route(app, endpoints.refreshToken, async ({ session, req }) => ({ token: await sessions.refresh(session, meta(req)) }));
+  route(app, endpoints.refreshToken, async ({ session, req, reply }) => {
+    const token = await sessions.refresh(session, meta(req));
+    reply.header('set-cookie', mediaCookie(token, req.protocol === 'https'));
+    return { token };
+  });
 
-  route(app, endpoints.logout, async ({ session }) => {
+  route(app, endpoints.logout, async ({ session, reply }) => {
     await sessions.logout(session);
+    reply.header('set-cookie', clearMediaCookie());
     return {};
   });
 

@@ -1,0 +1,46 @@
+/**
+ * The operator's command: `npm run admin -- <command> …` on the real database (DATABASE_URL, or the
+ * embedded one in DATA_DIR while the server is stopped). `npm run admin -- help` lists commands.
+ */
+import { parseArgs } from 'node:util';
+import { accountCommands } from './commands/account';
+import { CliError, openCli, type Command } from './context';
+
+export const commands: Command[] = [...accountCommands];
+
+function help(out: (l?: string) => void) {
+  out('usage: npm run admin -- <command> [arguments] [--brand <brand>]');
+  out();
+  for (const c of commands) out(`  ${c.usage.padEnd(72)} ${c.summary}`);
+}
+
+export async function runAdmin(argv: string[], out: (l?: string) => void = console.log): Promise<number> {
+  const options = Object.assign({ brand: { type: 'string' as const } }, ...commands.map((c) => c.options ?? {}));
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options });
+  const flags = values as Record<string, string | boolean>;
+  const name = positionals.slice(0, 2).join(' ');
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    help(out);
+    return positionals.length === 0 || positionals[0] === 'help' ? 0 : 2;
+  }
+  let ctx;
+  try {
+    ctx = await openCli(flags, out);
+    await cmd.run(ctx, positionals.slice(2), flags);
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) {
+      console.error(err.message);
+      return 1;
+    }
+    const e = err as { retcode?: number; message: string };
+    console.error(e.retcode ? `refused (retcode ${e.retcode}): ${e.message}` : e.message);
+    return 1;
+  } finally {
+    await ctx?.db.close();
+  }
+}
+
+const isMain = process.argv[1] && /admin\.(ts|js)$/.test(process.argv[1]);
+if (isMain) process.exitCode = await runAdmin(process.argv.slice(2));

@@ -1,0 +1,67 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BrandId, fromMinor, type Brand } from '@numa/contract';
+import { openDatabase, type Database } from '../db';
+import { loadEnv, type Env } from '../env';
+import { createOperatorService } from '../services/operator';
+import type { Account } from '../repositories/accounts';
+
+/** What a command gets: the database, the operator service, and the brand chosen with --brand. */
+export interface CliContext {
+  env: Env;
+  db: Database;
+  operator: ReturnType<typeof createOperatorService>;
+  brand: BrandId;
+  out: (line?: string) => void;
+}
+
+export interface Command {
+  /** e.g. `account show` */
+  name: string;
+  usage: string;
+  summary: string;
+  /** Flags it takes besides --brand (values are strings unless said). */
+  options?: Record<string, { type: 'string' | 'boolean' }>;
+  run(ctx: CliContext, args: string[], flags: Record<string, string | boolean>): Promise<void>;
+}
+
+export class CliError extends Error {}
+
+/** The embedded database takes one process at a time: refuse while the server holds it. */
+export function assertDataDirFree(env: Env) {
+  if (env.DATABASE_URL) return;
+  const lock = path.resolve(env.DATA_DIR, 'server.pid');
+  if (!existsSync(lock)) return;
+  const pid = Number(readFileSync(lock, 'utf8'));
+  try {
+    if (pid && pid !== process.pid) {
+      process.kill(pid, 0);
+      throw new CliError(
+        `The server (pid ${pid}) is using the embedded database in ${path.resolve(env.DATA_DIR)}. Stop it first, or run both on PostgreSQL (DATABASE_URL).`,
+      );
+    }
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    // no such process: a stale lock from a crash
+  }
+}
+
+export async function openCli(flags: Record<string, string | boolean>, out: (line?: string) => void): Promise<CliContext> {
+  const env = loadEnv();
+  assertDataDirFree(env);
+  const brand = BrandId.safeParse(flags.brand ?? env.DEFAULT_BRAND);
+  if (!brand.success) throw new CliError(`--brand must be one of ${BrandId.options.join(', ')}`);
+  const db = await openDatabase(env);
+  return { env, db, operator: createOperatorService(db), brand: brand.data, out };
+}
+
+export function describeAccount(a: Account, brand: Brand): string[] {
+  return [
+    `account ${a.id} (${a.brand})`,
+    `  e-mail   ${a.email ?? '-'}`,
+    `  phone    ${a.phone ? `+${a.telCode} ${a.phone}` : '-'}`,
+    `  status   ${['', 'active', 'suspended', 'deleted'][a.status] ?? a.status}`,
+    `  balance  ${fromMinor(a.balance).toFixed(brand.currency.decimals)} ${brand.currency.label.en}`,
+    `  created  ${a.createdAt.toISOString()}`,
+  ];
+}

@@ -1,0 +1,63 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { runAdmin } from '../src/cli/admin';
+import { openPglite } from '../src/db/pglite';
+
+/** The operator command against an embedded database of its own (a copy of the migrated template). */
+let dir: string;
+const saved = { ...process.env };
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'numa-admin-'));
+  cpSync(inject('pgliteTemplate'), path.join(dir, 'pg'), { recursive: true });
+  const db = await openPglite(path.join(dir, 'pg'));
+  await db.query(`INSERT INTO accounts (brand, email) VALUES ('numa', 'op@example.com'), ('wephone', 'op@example.com')`);
+  await db.close();
+  process.env.DATA_DIR = dir;
+  delete process.env.DATABASE_URL;
+  process.env.LOG_LEVEL = 'silent';
+});
+afterAll(() => {
+  process.env = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const run = async (...argv: string[]) => {
+  const lines: string[] = [];
+  const code = await runAdmin(argv, (l = '') => lines.push(l));
+  return { code, text: lines.join('\n') };
+};
+
+describe('npm run admin', () => {
+  it('lists its commands', async () => {
+    const r = await run('help');
+    expect(r.code).toBe(0);
+    expect(r.text).toContain('account credit');
+  });
+
+  it('credits and debits with a bill row each, per brand', async () => {
+    expect((await run('account', 'credit', 'op@example.com', '5.25', '--note', 'welcome')).text).toContain('balance 0 → 5.25');
+    expect((await run('account', 'debit', 'op@example.com', '0.25')).text).toContain('balance 5.25 → 5');
+    const shown = await run('account', 'show', 'op@example.com');
+    expect(shown.text).toContain('balance  5.0000 Coins');
+    expect(shown.text).toMatch(/type 9 \+5\.2500 → 5\.2500/);
+    const other = await run('account', 'show', 'op@example.com', '--brand', 'wephone');
+    expect(other.text).toContain('balance  0.0000 Dollars');
+  });
+
+  it('refuses bad amounts and unknown accounts without touching anything', async () => {
+    expect((await run('account', 'credit', 'op@example.com', '-3')).code).toBe(1);
+    expect((await run('account', 'credit', 'op@example.com', '1.123456')).code).toBe(1);
+    expect((await run('account', 'credit', 'nobody@example.com', '1')).code).toBe(1);
+    expect((await run('account', 'show', 'op@example.com')).text).toContain('balance  5.0000 Coins');
+  });
+
+  it('will not open the embedded database while a server holds it', async () => {
+    writeFileSync(path.join(dir, 'server.pid'), String(process.ppid));
+    const r = await run('account', 'show', 'op@example.com');
+    expect(r.code).toBe(1);
+    rmSync(path.join(dir, 'server.pid'));
+  });
+});
