@@ -3,6 +3,7 @@ import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { loadEnv } from './env';
+import { serveAdminSocket } from './cli/remote';
 
 const env = loadEnv();
 const app = await buildApp({ env });
@@ -12,7 +13,11 @@ const pidFile = env.DATABASE_URL ? null : path.resolve(env.DATA_DIR, 'server.pid
 if (pidFile) {
   mkdirSync(path.dirname(pidFile), { recursive: true });
   writeFileSync(pidFile, String(process.pid));
-  app.addHook('onClose', async () => rmSync(pidFile, { force: true }));
+  const closeAdmin = await serveAdminSocket(app);
+  app.addHook('onClose', async () => {
+    await closeAdmin();
+    rmSync(pidFile, { force: true });
+  });
 }
 
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {

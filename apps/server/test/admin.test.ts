@@ -61,3 +61,40 @@ describe('npm run admin', () => {
     rmSync(path.join(dir, 'server.pid'));
   });
 });
+
+describe('npm run admin while the server holds the embedded database', () => {
+  it('hands the command to the server over its socket', async () => {
+    const { startTestApp, signIn } = await import('./helpers');
+    const { serveAdminSocket, forwardToServer } = await import('../src/cli/remote');
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-sock-'));
+    const t = await startTestApp({ envOverrides: { DATA_DIR: dataDir } });
+    const close = await serveAdminSocket(t.app);
+    writeFileSync(path.join(dataDir, 'server.pid'), String(process.pid));
+    const before = process.env.DATA_DIR;
+    process.env.DATA_DIR = dataDir;
+    try {
+      const email = `remote.${Date.now()}@example.com`;
+      await signIn(t.app, { email });
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { out: (l = '') => out.push(l), err: (l: string) => err.push(l) };
+      expect(await forwardToServer(['account', 'credit', email, '2.5'], io)).toBe(0);
+      expect(out.join('\n')).toContain('balance 0 → 2.5');
+      expect(await forwardToServer(['account', 'show', 'nobody@example.com'], io)).toBe(1);
+      expect(err.join('\n')).toContain('No numa account matches');
+      // the credit went through the server's own database
+      const bal = await t.app.inject({ url: '/web/queryBalance', headers: { 'auth-token': (await signInToken(t, email)) } });
+      expect(bal.json().data.balance).toBe(2.5);
+    } finally {
+      process.env.DATA_DIR = before;
+      await close();
+      await t.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+
+    async function signInToken(app: Awaited<ReturnType<typeof startTestApp>>, email: string) {
+      await app.db.query(`DELETE FROM rate_events`);
+      return (await signIn(app.app, { email })).token!;
+    }
+  });
+});

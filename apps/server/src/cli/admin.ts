@@ -1,10 +1,12 @@
 /**
- * The operator's command: `npm run admin -- <command> …` on the real database (DATABASE_URL, or the
- * embedded one in DATA_DIR while the server is stopped). `npm run admin -- help` lists commands.
+ * The operator's command: `npm run admin -- <command> …` on the real database: DATABASE_URL, or the
+ * embedded one in DATA_DIR — handed to the running server over its private socket when one holds it.
+ * `npm run admin -- help` lists commands.
  */
 import { parseArgs } from 'node:util';
 import { accountCommands } from './commands/account';
-import { CliError, openCli, type Command } from './context';
+import { CliError, openLocal, type Command, type OpenContext } from './context';
+import { forwardToServer } from './remote';
 
 export const commands: Command[] = [...accountCommands];
 
@@ -14,7 +16,14 @@ function help(out: (l?: string) => void) {
   for (const c of commands) out(`  ${c.usage.padEnd(72)} ${c.summary}`);
 }
 
-export async function runAdmin(argv: string[], out: (l?: string) => void = console.log): Promise<number> {
+export interface AdminIo {
+  out: (line?: string) => void;
+  err: (line: string) => void;
+}
+const stdio: AdminIo = { out: (l = '') => console.log(l), err: (l) => console.error(l) };
+
+export async function runAdmin(argv: string[], io: AdminIo | AdminIo['out'] = stdio, open: OpenContext = openLocal): Promise<number> {
+  const { out, err: errOut } = typeof io === 'function' ? { out: io, err: stdio.err } : io;
   const options = Object.assign({ brand: { type: 'string' as const } }, ...commands.map((c) => c.options ?? {}));
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options });
   const flags = values as Record<string, string | boolean>;
@@ -26,21 +35,25 @@ export async function runAdmin(argv: string[], out: (l?: string) => void = conso
   }
   let ctx;
   try {
-    ctx = await openCli(flags, out);
+    ctx = await open(flags, out);
     await cmd.run(ctx, positionals.slice(2), flags);
     return 0;
   } catch (err) {
     if (err instanceof CliError) {
-      console.error(err.message);
+      errOut(err.message);
       return 1;
     }
     const e = err as { retcode?: number; message: string };
-    console.error(e.retcode ? `refused (retcode ${e.retcode}): ${e.message}` : e.message);
+    errOut(e.retcode ? `refused (retcode ${e.retcode}): ${e.message}` : e.message);
     return 1;
   } finally {
-    await ctx?.db.close();
+    await ctx?.close();
   }
 }
 
 const isMain = process.argv[1] && /admin\.(ts|js)$/.test(process.argv[1]);
-if (isMain) process.exitCode = await runAdmin(process.argv.slice(2));
+if (isMain) {
+  const argv = process.argv.slice(2);
+  const forwarded = await forwardToServer(argv, stdio);
+  process.exitCode = forwarded ?? (await runAdmin(argv));
+}

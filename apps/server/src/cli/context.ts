@@ -4,6 +4,8 @@ import { BrandId, fromMinor, type Brand } from '@numa/contract';
 import { openDatabase, type Database } from '../db';
 import { loadEnv, type Env } from '../env';
 import { createOperatorService } from '../services/operator';
+import { createMediaService, type MediaService } from '../services/media';
+import { LocalMediaStore } from '../providers/media/local';
 import type { Account } from '../repositories/accounts';
 
 /** What a command gets: the database, the operator service, and the brand chosen with --brand. */
@@ -11,8 +13,18 @@ export interface CliContext {
   env: Env;
   db: Database;
   operator: ReturnType<typeof createOperatorService>;
+  media: MediaService;
   brand: BrandId;
   out: (line?: string) => void;
+}
+
+/** Builds a command's context; `close` ends what it opened. */
+export type OpenContext = (flags: Record<string, string | boolean>, out: (line?: string) => void) => Promise<CliContext & { close(): Promise<void> }>;
+
+export function brandFlag(flags: Record<string, string | boolean>, env: Env): BrandId {
+  const brand = BrandId.safeParse(flags.brand ?? env.DEFAULT_BRAND);
+  if (!brand.success) throw new CliError(`--brand must be one of ${BrandId.options.join(', ')}`);
+  return brand.data;
 }
 
 export interface Command {
@@ -46,14 +58,15 @@ export function assertDataDirFree(env: Env) {
   }
 }
 
-export async function openCli(flags: Record<string, string | boolean>, out: (line?: string) => void): Promise<CliContext> {
+/** Opens the database itself (PostgreSQL, or the embedded one while no server holds it). */
+export const openLocal: OpenContext = async (flags, out) => {
   const env = loadEnv();
   assertDataDirFree(env);
-  const brand = BrandId.safeParse(flags.brand ?? env.DEFAULT_BRAND);
-  if (!brand.success) throw new CliError(`--brand must be one of ${BrandId.options.join(', ')}`);
+  const brand = brandFlag(flags, env);
   const db = await openDatabase(env);
-  return { env, db, operator: createOperatorService(db), brand: brand.data, out };
-}
+  const media = createMediaService(db, new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
+  return { env, db, operator: createOperatorService(db), media, brand, out, close: () => db.close() };
+};
 
 export function describeAccount(a: Account, brand: Brand): string[] {
   return [
