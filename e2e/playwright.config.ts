@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 
 export const PORT = Number(process.env.E2E_PORT ?? 8091);
-const dataDir = path.join(os.tmpdir(), `numa-e2e-${process.pid}-${Date.now()}`);
+// one data folder per run, shared with the workers (they inherit the runner's environment) so tests
+// can run the operator command against the server (it forwards over DATA_DIR/admin.sock)
+const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `numa-e2e-${process.pid}-${Date.now()}`));
 
 /**
  * End-to-end tests: the production build of the server and web client, on a fresh embedded database,

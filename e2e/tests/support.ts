@@ -128,3 +128,20 @@ export async function outboxCount(to: string): Promise<number> {
   const res = await fetch(`${api}/dev/outbox?to=${encodeURIComponent(to)}`);
   return ((await res.json()) as { messages: unknown[] }).messages.length;
 }
+
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs `npm run admin -- …` against the E2E server (handed to it over its admin socket). */
+export function adminCommand(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli/admin.ts', ...argv],
+      { cwd: repoRoot, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '', LOG_LEVEL: 'silent' } },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
