@@ -11,8 +11,12 @@ import { defineEndpoint } from '../endpoint';
 export const ProfileStatus = z.literal(Object.values(constants.profileStatus));
 export type ProfileStatus = z.infer<typeof ProfileStatus>;
 
-/** Phone-profile status (spec 000 §4): 0 not submitted, 1 in review, 100 refused. */
-export const PhoneProfileStatus = z.union([z.literal(0), z.literal(1), z.literal(100)]);
+/**
+ * Phone-profile status (spec 000 §4): 0 not submitted, 1 in review, 100 refused. Decided: it is the
+ * review state of the identity documents carriers require for numbers (getKYCInfo's status seen from
+ * the numbers side: -1 → 0), and 2 (verified) is added, which the spec does not list.
+ */
+export const PhoneProfileStatus = z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(100)]);
 
 /** Identity (KYC) status (spec 000 §3): -1 none yet, 1 reviewing, 2 verified, 100 needs update. */
 export const KycStatus = z.literal(Object.values(constants.kycStatus));
@@ -57,6 +61,10 @@ export const getProfile = defineEndpoint({
     vipStatus: z.union([z.literal(0), z.literal(1)]),
     /** When VIP ends (epoch ms); null when not VIP. */
     expireDate: EpochMs.nullable(),
+    /**
+     * Decided: the operator's reason when profileStatus is 100 (shown under the red notice), else ''.
+     */
+    refuseReason: z.string().default(''),
   }),
 });
 
@@ -89,6 +97,8 @@ export const KYCInfo = z.object({
   idCardUrl2: z.string(),
   idHoldUrl1: z.string(),
   idHoldUrl2: z.string(),
+  /** Decided: the operator's reason when status is 100 (shown under the red notice), else ''. */
+  refuseReason: z.string().default(''),
 });
 export type KYCInfo = z.infer<typeof KYCInfo>;
 
