@@ -30,7 +30,7 @@ describe('the API client', () => {
     vi.stubGlobal('fetch', fetch);
     const r = await call(endpoints.genCaptcha, { captchaId: 'abcdefgh12' });
     expect(r.svg).toBe('<svg/>');
-    expect(String(fetch.mock.calls[0]![0])).toContain('captchaId=abcdefgh12');
+    expect(String((fetch.mock.calls[0] as unknown as [string])[0])).toContain('captchaId=abcdefgh12');
   });
 
   it('logs out on 100012/100013/100014/200018 and alerts', async () => {
