@@ -16,6 +16,7 @@ import contextPlugin from './plugins/context';
 import errorsPlugin from './plugins/errors';
 import webPlugin from './plugins/web';
 import authRoutes from './routes/auth';
+import contactRoutes from './routes/contacts';
 import mediaRoutes from './routes/media';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
@@ -92,6 +93,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(authRoutes);
   await app.register(catalogueRoutes);
   await app.register(mediaRoutes);
+  await app.register(contactRoutes);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
 
