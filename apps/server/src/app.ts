@@ -17,6 +17,7 @@ import errorsPlugin from './plugins/errors';
 import webPlugin from './plugins/web';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contacts';
+import verifyRoutes from './routes/verify';
 import mediaRoutes from './routes/media';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
@@ -94,6 +95,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(catalogueRoutes);
   await app.register(mediaRoutes);
   await app.register(contactRoutes);
+  await app.register(verifyRoutes);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
 
