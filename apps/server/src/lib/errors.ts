@@ -1,8 +1,10 @@
-import { httpStatusOf, type Retcode } from '@numa/contract';
+import { httpStatusOf, type Lang, type Retcode } from '@numa/contract';
 
 /**
  * A failure with a retcode from the contract. Its retmsg is written at response time in the caller's
  * language; `detail` (English, for developers: which field failed) is appended when present.
+ * `retmsg`, when given, replaces the code's generic text with a more precise one (both languages),
+ * e.g. the spec's own wording for an oversize identity image.
  */
 export class ApiError extends Error {
   readonly statusCode: number;
@@ -10,6 +12,7 @@ export class ApiError extends Error {
     readonly retcode: Retcode,
     readonly data: unknown = null,
     readonly detail?: string,
+    readonly retmsg?: Record<Lang, string>,
   ) {
     super(`retcode ${retcode}${detail ? `: ${detail}` : ''}`);
     this.name = 'ApiError';

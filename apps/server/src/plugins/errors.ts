@@ -6,8 +6,8 @@ import { ApiError, isApiError } from '../lib/errors';
 /** The envelope for a failure, in the caller's language (DESIGN.md: HTTP). */
 export function sendError(req: FastifyRequest, reply: FastifyReply, err: ApiError) {
   const lang: Lang = req.ctx?.lang ?? 'en';
-  let msg = retmsg(err.retcode, lang);
-  if (err.retcode === 100001 && err.detail) msg = `${msg} (${err.detail})`;
+  let msg = err.retmsg?.[lang] ?? retmsg(err.retcode, lang);
+  if (err.retcode === 100001 && err.detail && !err.retmsg) msg = `${msg} (${err.detail})`;
   return reply
     .code(httpStatusOf(err.retcode))
     .header('cache-control', 'no-store')
