@@ -3,5 +3,6 @@ import type { RailTab } from '@numa/contract';
 
 /** The rail tabs whose area is built. A tab without one says so plainly (no placeholder data). */
 export const tabViews: Partial<Record<RailTab, LazyExoticComponent<ComponentType>>> = {
+  chats: lazy(() => import('../features/chats/ChatsTab')),
   tabAccount: lazy(() => import('../features/account/AccountTab')),
 };

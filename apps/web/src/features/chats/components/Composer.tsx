@@ -1,0 +1,201 @@
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { Button, FileTrigger } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { constants } from '@numa/contract';
+import { useUi } from '../../../stores/ui';
+import { acceptedImageTypes, prepareImage } from '../logic/image';
+import { messageText } from '../logic/sanitize';
+import type { OutgoingImage } from '../state/service';
+import { EmojiPicker } from './EmojiPicker';
+import { ImageIcon, SendIcon } from './icons';
+
+export interface ComposerProps {
+  /** Sending is allowed now (spec 000 §5: connected, no call running, a chat chosen, not picking). */
+  canSend: boolean;
+  /** Why not, shown as the box's placeholder. */
+  blockedHint?: string | undefined;
+  onSendText(text: string): boolean;
+  onSendImage(image: OutgoingImage): void | Promise<void>;
+  /** Focusing the input clears the chat's unread count (spec 000 §4). */
+  onFocus?(): void;
+  /** Moves focus to the box when it appears (a chat was opened). */
+  autoFocus?: boolean;
+}
+
+/** Inserts plain text at the caret (keeps the browser's undo where it can). */
+function insertText(text: string) {
+  if (!document.execCommand('insertText', false, text)) {
+    const sel = window.getSelection();
+    if (!sel?.rangeCount) return;
+    const range = sel.getRangeAt(0);
+    range.deleteContents();
+    range.insertNode(document.createTextNode(text));
+    range.collapse(false);
+  }
+}
+
+/**
+ * The input box (spec 000 §2, §5): picture upload (the 300 KB / 2 MB rules, compressed on a canvas),
+ * emoji, and the message box — Enter sends, Shift+Enter breaks the line, pasting inserts plain text,
+ * and the box's HTML is sanitised into the text that is sent.
+ */
+export function Composer({ canSend, blockedHint, onSendText, onSendImage, onFocus, autoFocus }: ComposerProps) {
+  const { t } = useTranslation();
+  const showAlert = useUi((s) => s.showAlert);
+  const editor = useRef<HTMLDivElement>(null);
+  const saved = useRef<Range | null>(null);
+  const [hasText, setHasText] = useState(false);
+  const [tooLarge, setTooLarge] = useState(false);
+  const [preparing, setPreparing] = useState(false);
+
+  useEffect(() => {
+    if (autoFocus) editor.current?.focus();
+  }, [autoFocus]);
+
+  useEffect(() => {
+    if (!tooLarge) return;
+    const timer = window.setTimeout(() => setTooLarge(false), constants.chatImage.tooLargeNoticeMs);
+    return () => window.clearTimeout(timer);
+  }, [tooLarge]);
+
+  const refresh = () => {
+    const el = editor.current;
+    const any = !!el && messageText(el.innerHTML).length > 0;
+    // an emptied box may keep a stray <br>: clear it so the placeholder shows again
+    if (el && !any && !el.textContent && el.querySelector('img') === null) el.innerHTML = '';
+    setHasText(any);
+  };
+
+  const remember = () => {
+    const sel = window.getSelection();
+    if (sel?.rangeCount && editor.current?.contains(sel.anchorNode)) saved.current = sel.getRangeAt(0).cloneRange();
+  };
+
+  const send = () => {
+    const el = editor.current;
+    if (!el || !canSend) return;
+    const text = messageText(el.innerHTML);
+    if (!text) return;
+    if (onSendText(text)) {
+      el.innerHTML = '';
+      saved.current = null;
+      setHasText(false);
+    }
+  };
+
+  const sendFile = async (file: File | undefined) => {
+    if (!file || !canSend) return;
+    if (!acceptedImageTypes.includes(file.type)) {
+      showAlert(t('chats.input.notImage'));
+      return;
+    }
+    setPreparing(true);
+    try {
+      const prepared = await prepareImage(file);
+      if (prepared.kind === 'tooLarge') setTooLarge(true);
+      else if (prepared.kind === 'failed') showAlert(t('chats.input.uploadFailed'));
+      else await onSendImage(prepared);
+    } finally {
+      setPreparing(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    if (e.shiftKey) {
+      if (!document.execCommand('insertLineBreak')) insertText('\n');
+      refresh();
+      return;
+    }
+    send();
+  };
+
+  const onPaste = (e: ClipboardEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    const text = e.clipboardData.getData('text/plain');
+    if (text) insertText(text);
+    refresh();
+  };
+
+  const onDrop = (e: DragEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    const file = e.dataTransfer.files[0];
+    if (file) {
+      void sendFile(file);
+      return;
+    }
+    const text = e.dataTransfer.getData('text/plain');
+    if (text) {
+      editor.current?.focus();
+      insertText(text);
+      refresh();
+    }
+  };
+
+  const insertEmoji = (emoji: string) => {
+    const el = editor.current;
+    if (!el) return;
+    let range = saved.current;
+    if (!range || !el.contains(range.startContainer)) {
+      range = document.createRange();
+      range.selectNodeContents(el);
+      range.collapse(false);
+    }
+    range.deleteContents();
+    const node = document.createTextNode(emoji);
+    range.insertNode(node);
+    range.setStartAfter(node);
+    range.collapse(true);
+    saved.current = range.cloneRange();
+    const sel = window.getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    refresh();
+  };
+
+  return (
+    <div className="composer">
+      {tooLarge && (
+        <div className="composer-notice" role="alert">
+          {t('chats.input.tooLarge')}
+        </div>
+      )}
+      <div className="composer-tools">
+        <FileTrigger acceptedFileTypes={[...acceptedImageTypes]} onSelect={(files) => void sendFile(files ? Array.from(files)[0] : undefined)}>
+          <Button className="icon-button composer-tool" aria-label={t('chats.input.image')} isDisabled={!canSend || preparing}>
+            <ImageIcon />
+          </Button>
+        </FileTrigger>
+        <EmojiPicker onPick={insertEmoji} />
+      </div>
+      <div className="composer-row">
+        <div
+          ref={editor}
+          className="composer-input"
+          contentEditable
+          suppressContentEditableWarning
+          role="textbox"
+          aria-multiline="true"
+          aria-label={t('chats.input.label')}
+          aria-placeholder={blockedHint ?? t('chats.input.placeholder')}
+          data-placeholder={blockedHint ?? t('chats.input.placeholder')}
+          data-empty={!hasText}
+          spellCheck
+          onKeyDown={onKeyDown}
+          onPaste={onPaste}
+          onDrop={onDrop}
+          onInput={refresh}
+          onKeyUp={remember}
+          onMouseUp={remember}
+          onBlur={remember}
+          onFocus={onFocus}
+        />
+        <Button className="button primary composer-send" onPress={send} isDisabled={!canSend || !hasText}>
+          <SendIcon />
+          {t('chats.input.send')}
+        </Button>
+      </div>
+    </div>
+  );
+}

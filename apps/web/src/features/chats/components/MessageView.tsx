@@ -1,0 +1,185 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { constants } from '@numa/contract';
+import { Loading, Spinner } from '../../../components/Spinner';
+import { currentLang } from '../../../lib/i18n';
+import { dateLabel } from '../logic/dates';
+import { buildRows, type Row } from '../logic/rows';
+import { isNearBottom } from '../logic/unread';
+import type { Convo, ConvoMessage, ConvoSnapshot } from '../state/convo';
+import type { ChatService } from '../state/service';
+import { ArrowDownIcon } from './icons';
+import { MessageBubble } from './MessageBubble';
+import { useNow } from './useNow';
+
+const estimate = (row: Row<ConvoMessage> | undefined) => {
+  if (!row || row.kind === 'separator') return 40;
+  const m = row.message;
+  if (m.media || m.previewUrl) return 236;
+  return 48 + Math.floor(m.text.length / 48) * 21;
+};
+
+/**
+ * A conversation's messages (spec 000 §2, §4): virtualised with measured rows (5,000 messages keep only
+ * the visible ones in the page), time separators over 5 minutes, older pages as the user scrolls up
+ * (the scroll handler debounced 500 ms), and the view kept at the bottom when it was there.
+ */
+export function MessageView({
+  service,
+  convo,
+  snap,
+  label,
+  onRetry,
+}: {
+  service: ChatService;
+  convo: Convo;
+  snap: ConvoSnapshot;
+  label: string;
+  onRetry(smsId: string): void;
+}) {
+  const { t } = useTranslation();
+  const now = useNow();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => buildRows(snap.messages), [snap.messages]);
+  const [showJump, setShowJump] = useState(false);
+  const stick = useRef(true);
+  const scrollTimer = useRef<number | undefined>(undefined);
+  const previous = useRef<{ first?: string; last?: string; count: number }>({ count: 0 });
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => estimate(rows[i]),
+    overscan: 8,
+    getItemKey: (i) => rows[i]?.key ?? i,
+  });
+
+  const toBottom = useCallback(() => {
+    if (rows.length === 0) return;
+    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, virtualizer]);
+
+  // keep the place: at the bottom when it was there (or when this tab just sent), still when older
+  // pages arrive above
+  useLayoutEffect(() => {
+    const before = previous.current;
+    const first = rows[0]?.key;
+    const last = rows[rows.length - 1]?.key;
+    previous.current = { first, last, count: rows.length };
+    if (rows.length === 0) return;
+    const lastRow = rows[rows.length - 1];
+    const ownSend = lastRow?.kind === 'message' && lastRow.message.local === true && last !== before.last;
+    if (before.count === 0 || ownSend || (last !== before.last && stick.current)) {
+      toBottom();
+      return;
+    }
+    if (first !== before.first && last === before.last && scrollRef.current) {
+      // older messages came in above: keep what the user looks at where it is
+      const added = rows.findIndex((r) => r.key === before.first);
+      if (added > 0) {
+        let height = 0;
+        for (let i = 0; i < added; i++) height += estimate(rows[i]);
+        scrollRef.current.scrollTop += height;
+      }
+    }
+  }, [rows, toBottom]);
+
+  useEffect(() => () => window.clearTimeout(scrollTimer.current), []);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const near = isNearBottom(el.scrollHeight, el.scrollTop, el.clientHeight);
+    stick.current = near;
+    service.nearBottom = near;
+    setShowJump(!near);
+    window.clearTimeout(scrollTimer.current);
+    scrollTimer.current = window.setTimeout(() => {
+      const cur = scrollRef.current;
+      if (cur && cur.scrollTop < constants.nearBottomPx && convo.getSnapshot().hasOlder) void convo.loadOlder();
+    }, constants.scrollDebounceMs);
+  };
+
+  // a new conversation starts at its bottom
+  useEffect(() => {
+    stick.current = true;
+    service.nearBottom = true;
+    setShowJump(false);
+  }, [convo, service]);
+
+  if (snap.status === 'idle' || (snap.status === 'loading' && snap.messages.length === 0)) {
+    return (
+      <div className="msg-area">
+        <Loading label={t('chats.conversation.loading')} />
+      </div>
+    );
+  }
+  if (snap.status === 'error') {
+    return (
+      <div className="msg-area">
+        <div className="error-state" role="alert">
+          <p>{t('chats.conversation.loadFailed')}</p>
+          <Button className="button" onPress={() => void convo.load()}>
+            {t('app.retry')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  const words = { yesterday: t('chats.time.yesterday') };
+  return (
+    <div className="msg-area">
+      <div ref={scrollRef} className="msg-scroll" role="log" aria-label={label} aria-live="polite" aria-relevant="additions" onScroll={onScroll} tabIndex={0}>
+        {snap.messages.length === 0 ? (
+          <div className="empty-state msg-empty">
+            <p>{t('chats.conversation.empty')}</p>
+          </div>
+        ) : (
+          <>
+            <div className="msg-inner" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((v) => {
+                const row = rows[v.index]!;
+                return (
+                  <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="msg-row" style={{ transform: `translateY(${v.start}px)` }}>
+                    {row.kind === 'separator' ? (
+                      <div className="msg-sep" role="separator">
+                        <span>{dateLabel(row.date, now, currentLang(), words, true)}</span>
+                      </div>
+                    ) : (
+                      <MessageBubble message={row.message} onRetry={onRetry} />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
+          </>
+        )}
+      </div>
+      {(snap.loadingOlder || snap.olderFailed) && (
+        <div className="msg-older">
+          {snap.loadingOlder ? (
+            <>
+              <Spinner size={14} /> {t('chats.conversation.older')}
+            </>
+          ) : (
+            <>
+              {t('chats.conversation.olderFailed')}{' '}
+              <Button className="link-button" onPress={() => void convo.loadOlder()}>
+                {t('app.retry')}
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+      {showJump && (
+        <Button className="msg-jump" onPress={toBottom}>
+          <ArrowDownIcon />
+          {t('chats.conversation.latest')}
+        </Button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,168 @@
+import { io, type Socket } from 'socket.io-client';
+import {
+  constants,
+  isSessionCode,
+  Kicked,
+  retmsg as contractRetmsg,
+  sessionCodes,
+  SocketErrorData,
+  socketEvents,
+  socketPath,
+  type ClientToServerEvents,
+  type LanguageCode,
+  type SendPayload,
+  type ServerToClientEvents,
+} from '@numa/contract';
+import type { z } from 'zod';
+import { useSession } from '../stores/session';
+import { useUi } from '../stores/ui';
+import { currentLang } from './i18n';
+
+/**
+ * The connection as the chat screen sees it (spec 000 §4 Connection): `connecting` until the socket is
+ * up plus 100 ms, `connected`, `disconnected` while it reconnects (the banner shows), `closed` once
+ * ended (logout, kicked).
+ */
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected' | 'closed';
+
+export interface ChatSocketHandlers {
+  /** Every `receiveMessage`, unparsed: the caller checks it against the contract. */
+  onMessage(raw: unknown): void;
+  onState(state: ConnectionState): void;
+  /**
+   * Connected again after a drop. `serverClosed`: the drop was not a ping time-out, so the server may
+   * have restarted and the caller spreads its refetch over up to 60 s (spec 000 §4).
+   */
+  onReconnect(serverClosed: boolean): void;
+}
+
+export interface ChatSocket {
+  /** Emits a send; false when the socket is not connected (nothing is queued behind the caller's back). */
+  send(payload: z.input<typeof SendPayload>): boolean;
+  readonly state: ConnectionState;
+  close(): void;
+}
+
+/** What the session codes do (spec 000 §4), for a socket refused or ended by the server. */
+export function endSessionFromSocket(retcode: number, retmsg: string) {
+  if (!isSessionCode(retcode)) return;
+  const session = useSession.getState();
+  if (!session.token) return;
+  if (sessionCodes[retcode] === 'markKicked') session.markKicked();
+  else session.logout(retcode);
+  useUi.getState().showAlert(retmsg || contractRetmsg(retcode, currentLang()));
+}
+
+export interface OpenOptions {
+  token: string;
+  languagecode: LanguageCode;
+  /** The server's origin; the page's own by default. */
+  url?: string;
+}
+
+/**
+ * The real-time channel (spec 000 §7): socket.io at /webchat, the token in the query, websocket then
+ * polling, reconnecting without limit from 500 ms up to 60 s apart, 25 s connection timeout.
+ */
+export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers): ChatSocket {
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(opts.url ?? window.location.origin, {
+    path: socketPath,
+    query: { token: opts.token, languagecode: opts.languagecode },
+    transports: ['websocket', 'polling'],
+    reconnection: true,
+    reconnectionAttempts: Infinity,
+    reconnectionDelay: constants.reconnectDelayMinMs,
+    reconnectionDelayMax: constants.reconnectDelayMaxMs,
+    timeout: constants.socketTimeoutMs,
+    forceNew: true,
+  });
+
+  let state: ConnectionState = 'connecting';
+  let connectedTimer: number | undefined;
+  let everConnected = false;
+  let dropped = false;
+  let serverClosed = false;
+  let closed = false;
+
+  const setState = (next: ConnectionState) => {
+    if (state === next) return;
+    state = next;
+    handlers.onState(next);
+  };
+
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    window.clearTimeout(connectedTimer);
+    unsubscribeToken();
+    socket.removeAllListeners();
+    socket.io.removeAllListeners();
+    socket.disconnect();
+    setState('closed');
+  };
+
+  // a refreshed token is used for the next reconnect
+  const unsubscribeToken = useSession.subscribe((s) => {
+    if (s.token && socket.io.opts.query && typeof socket.io.opts.query === 'object') {
+      (socket.io.opts.query as Record<string, string>).token = s.token;
+    }
+  });
+
+  socket.on('connect', () => {
+    window.clearTimeout(connectedTimer);
+    // 'connected after 100 ms' (spec 000 §4, §9)
+    connectedTimer = window.setTimeout(() => {
+      if (!socket.connected) return;
+      setState('connected');
+      if (everConnected && dropped) handlers.onReconnect(serverClosed);
+      everConnected = true;
+      dropped = false;
+      serverClosed = false;
+    }, constants.connectedAfterMs);
+  });
+
+  socket.on('disconnect', (reason) => {
+    window.clearTimeout(connectedTimer);
+    if (closed) return;
+    if (everConnected) dropped = true;
+    if (reason !== 'ping timeout') serverClosed = true;
+    setState('disconnected');
+    // the server ended this socket without a kick: come back (socket.io does not for this reason)
+    if (reason === 'io server disconnect') socket.connect();
+  });
+
+  socket.io.on('reconnect_attempt', () => {
+    if (!closed) setState('disconnected');
+  });
+
+  socket.on('connect_error', (err) => {
+    const parsed = SocketErrorData.safeParse((err as Error & { data?: unknown }).data);
+    if (parsed.success && isSessionCode(parsed.data.retcode)) {
+      close();
+      endSessionFromSocket(parsed.data.retcode, parsed.data.retmsg);
+      return;
+    }
+    if (!closed && everConnected) setState('disconnected');
+  });
+
+  socket.on(socketEvents.receiveMessage, (raw: unknown) => handlers.onMessage(raw));
+
+  socket.on(socketEvents.kicked, (raw: unknown) => {
+    const parsed = Kicked.safeParse(raw);
+    close();
+    if (parsed.success) endSessionFromSocket(parsed.data.retcode, parsed.data.retmsg);
+    else endSessionFromSocket(100012, '');
+  });
+
+  return {
+    send(payload) {
+      if (closed || !socket.connected) return false;
+      socket.emit(socketEvents.sendMessage, payload);
+      return true;
+    },
+    get state() {
+      return state;
+    },
+    close,
+  };
+}
