@@ -8,7 +8,7 @@ import { brandResolver } from './lib/brand';
 import { ApiError } from './lib/errors';
 import { defaultWebDist } from './lib/paths';
 import type { CarrierPort } from './providers/carrier/port';
-import { SimulatedCarrier } from './providers/carrier/simulator';
+import { createCarrier } from './providers/carrier';
 import type { MailPort } from './providers/mail/port';
 import { SimulatedMail } from './providers/mail/simulator';
 import { SmtpMail } from './providers/mail/smtp';
@@ -30,6 +30,14 @@ import { createCaptchaService } from './services/captcha';
 import { createCodeService } from './services/codes';
 import { createSessionService } from './services/sessions';
 import type { Deps } from './types';
+import chatRoutes from './routes/chats';
+import carrierRoutes from './routes/carrier';
+import realtimePlugin from './realtime';
+import { RealtimeHub } from './realtime/hub';
+import { createChatService, type ChatOptions } from './services/chats';
+import { seedDemoIfNew } from './services/demo';
+import { NoSpeechToText } from './providers/stt/none';
+import type { SttPort } from './providers/stt/port';
 
 export interface BuildOptions {
   env: Env;
@@ -38,6 +46,9 @@ export interface BuildOptions {
   mail?: MailPort;
   carrier?: CarrierPort;
   mediaStore?: MediaStorePort;
+  stt?: SttPort;
+  /** Chat tuning (tests: short leases, small abuse limits). */
+  chats?: Partial<ChatOptions>;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -62,9 +73,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const dev = isDev(env);
   const mail: MailPort =
     opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
-  const carrier: CarrierPort = opts.carrier ?? new SimulatedCarrier(app.log);
+  const carrier: CarrierPort = opts.carrier ?? createCarrier(env, app.log);
   if (!dev && mail.name === 'simulator') app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
 
+  const media = createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
+  const realtime = new RealtimeHub();
   const deps: Deps = {
     env,
     dev,
@@ -76,9 +89,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     codes: createCodeService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR }),
     captcha: createCaptchaService(db),
     captchaNext: new Map(),
-    media: createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media'))),
+    media,
+    realtime,
+    stt: opts.stt ?? new NoSpeechToText(),
+    chats: createChatService({ db, carrier, media, realtime, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
   };
   app.decorate('deps', deps);
+  // dev start on a new database: the demo accounts (npm run seed:demo does the same on demand)
+  if (env.NODE_ENV === 'development') {
+    const seeded = await seedDemoIfNew(db);
+    if (seeded) app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
+  }
 
   await app.register(contextPlugin);
   await app.register(errorsPlugin);
@@ -96,6 +117,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes);
   await app.register(contactRoutes);
   await app.register(verifyRoutes);
+  await app.register(chatRoutes);
+  await app.register(carrierRoutes);
+  await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
 

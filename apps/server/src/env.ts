@@ -47,6 +47,17 @@ export const EnvSchema = z.object({
   MAIL_FROM: z.string().default('Numa <no-reply@numa.app>'),
   /** Carrier adapter for SMS/MMS. */
   CARRIER: z.enum(['simulator', 'twilio']).default('simulator'),
+  /** Twilio (CARRIER=twilio): the account SID and auth token (REST calls, webhook signatures). */
+  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'expected AC followed by 32 hex digits').optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
+  /** The public base URL Twilio reaches this server at (webhooks, MMS media), e.g. https://numa.example.com. */
+  TWILIO_WEBHOOK_BASE_URL: z.string().url().optional(),
+  /** The Messaging Service that sends system messages (sign-in and verification codes) on Twilio. */
+  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'expected MG followed by 32 hex digits').optional(),
+  /** Twilio's REST API (tests point it at a local fake). */
+  TWILIO_API_BASE_URL: z.string().url().default('https://api.twilio.com'),
+  /** Prefix of this deployment's Redis keys and channels (socket.io adapter). */
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).default('numa'),
   /** The built web client; served with a fallback to index.html. */
   WEB_DIST: z.string().optional(),
   /** Trust X-Forwarded-* from a load balancer. */

@@ -9,6 +9,9 @@ import type { SessionService } from './services/sessions';
 import type { FastifyRequest } from 'fastify';
 import type { BrandResolver } from './lib/brand';
 import type { MediaService } from './services/media';
+import type { ChatService } from './services/chats';
+import type { RealtimeHub } from './realtime/hub';
+import type { SttPort } from './providers/stt/port';
 
 /** What the app is made of; built once in app.ts, reachable as `app.deps`. */
 export interface Deps {
@@ -27,6 +30,11 @@ export interface Deps {
    */
   captchaNext: Map<string, CaptchaNext>;
   media: MediaService;
+  /** Messages: sending rules, storing and charging, the carrier work queue, inbound delivery. */
+  chats: ChatService;
+  /** Pushes stored messages to the sockets of an account (on every server with the Redis adapter). */
+  realtime: RealtimeHub;
+  stt: SttPort;
 }
 
 export type CaptchaNext = (p: { req: FastifyRequest; ctx: RequestContext; params: Record<string, unknown> }) => Promise<unknown>;

@@ -4,6 +4,7 @@ import { CaptchaId } from '@numa/contract';
 import { ApiError } from '../lib/errors';
 import { invalid } from '../lib/route';
 import { outboxRepo } from '../repositories/codes';
+import devInboundRoutes from './dev-inbound';
 
 /**
  * Dev mode only (never registered when NODE_ENV=production): what the outside world would have
@@ -14,6 +15,9 @@ const addressParam = (to: string) => (to.includes('@') ? to.toLowerCase() : to.r
 
 export default async function devRoutes(app: FastifyInstance) {
   const { db, captcha } = app.deps;
+
+  // POST /dev/inbound: a message from outside to one of our numbers (chats)
+  await app.register(devInboundRoutes);
 
   app.get('/dev/outbox', async (req) => {
     const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);

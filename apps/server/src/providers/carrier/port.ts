@@ -6,10 +6,73 @@ export interface OutboundSms {
   text: string;
 }
 
-/** The carrier: SMS/MMS in and out. The chats issue widens this port (MMS, inbound, status). */
+/** A media file of ours attached to an outgoing MMS. */
+export interface OutboundMedia {
+  /** Media store id (`/media/<id>`). */
+  id: string;
+  mime: string;
+}
+
+/** A chat message from one of our numbers (SMS, or MMS when it has media). */
+export interface OutboundMessage {
+  from: string;
+  to: string;
+  text: string;
+  media: OutboundMedia[];
+  /**
+   * Stable for every attempt of one message: a carrier that supports idempotent requests uses it, so a
+   * resumed job after a crash does not send twice (the simulator derives its message id from it).
+   */
+  idempotencyKey: string;
+}
+
+/** An incoming message's file: one already in our media store, or bytes fetched from the carrier. */
+export type InboundMedia = { mediaId: string } | { bytes: Uint8Array; fileName?: string };
+
+/** A message the carrier brings in for one of our numbers. */
+export interface InboundMessage {
+  /** The carrier's message id: repeated deliveries of one message are stored once. */
+  carrierId: string;
+  /** Full number, or a short code / sender id. */
+  from: string;
+  /** One of our numbers (full number). */
+  to: string;
+  text: string;
+  media: InboundMedia[];
+  /** Default: 'mms' with media, else 'sms'. */
+  type?: 'sms' | 'mms' | 'verificationCode' | 'voicemail';
+}
+
+/** A later status of a message the carrier accepted (delivery report). */
+export interface StatusUpdate {
+  carrierId: string;
+  status: 'sent' | 'delivered' | 'failed';
+  /** The carrier's own error code and text when it failed. */
+  errorCode?: string;
+  reason?: string;
+}
+
+/**
+ * Where the carrier hands what comes in: inbound messages and status updates. The chat service is
+ * the sink; it answers whether the destination is one of our numbers.
+ */
+export interface CarrierSink {
+  inbound(message: InboundMessage): Promise<{ delivered: boolean }>;
+  status(update: StatusUpdate): Promise<void>;
+}
+
+/**
+ * The carrier: SMS/MMS out, and inbound messages and status updates in (through the sink). Errors of
+ * a send are `CarrierError`s: `permanent` ones fail the message at once, others are retried.
+ */
 export interface CarrierPort {
   readonly name: string;
+  /** System messages (sign-in and verification codes). */
   sendSms(message: OutboundSms): Promise<{ id: string }>;
+  /** A chat message from one of our numbers; resolves once the carrier accepted it. */
+  sendMessage(message: OutboundMessage): Promise<{ id: string }>;
+  /** Connects the carrier's inbound side to the chat service. */
+  attach(sink: CarrierSink): void;
   close?(): Promise<void>;
 }
 
@@ -18,6 +81,8 @@ export class CarrierError extends Error {
     message: string,
     /** The carrier's own code, when it gave one. */
     readonly carrierCode?: string,
+    /** A permanent refusal (bad number, blocked): retrying cannot help. */
+    readonly permanent = true,
   ) {
     super(message);
     this.name = 'CarrierError';

@@ -1,0 +1,180 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  CarrierError,
+  type CarrierPort,
+  type CarrierSink,
+  type InboundMedia,
+  type OutboundMessage,
+  type OutboundSms,
+  type StatusUpdate,
+} from './port';
+
+export interface TwilioConfig {
+  accountSid: string;
+  authToken: string;
+  /** Public base URL of this server (webhooks and media links Twilio fetches), without a trailing slash. */
+  webhookBaseUrl: string;
+  /** https://api.twilio.com, or a local fake in tests. */
+  apiBaseUrl: string;
+  /** Sender of system messages (codes) that have no number of ours: a Messaging Service. */
+  messagingServiceSid?: string | undefined;
+  /** How long a media link handed to Twilio stays valid. */
+  mediaLinkTtlMs?: number;
+}
+
+/** Paths of the webhooks (relative to the webhook base URL). */
+export const twilioPaths = {
+  inbound: '/carrier/twilio/inbound',
+  status: '/carrier/twilio/status',
+  media: '/carrier/media',
+} as const;
+
+/**
+ * Twilio's request signature (X-Twilio-Signature): HMAC-SHA1, keyed with the auth token, of the full
+ * URL Twilio requested followed by every POST parameter's name and value, sorted by name; base64.
+ */
+export function twilioSignature(authToken: string, url: string, params: Record<string, string>): string {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, k) => acc + k + params[k], url);
+  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
+}
+
+const safeEqual = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+const plus = (digits: string) => (digits.startsWith('+') ? digits : `+${digits}`);
+
+interface TwilioError {
+  code?: number;
+  message?: string;
+  status?: number;
+}
+
+/**
+ * The Twilio adapter (CARRIER=twilio). Outbound: the Messages REST call (form-encoded, basic auth)
+ * with a status callback. Inbound and status webhooks are checked with the X-Twilio-Signature before
+ * anything is read from them; MMS media of incoming messages is fetched into our media store, and
+ * ours is handed to Twilio as short-lived signed links.
+ *
+ * Twilio has no idempotency key on message creation: a send resumed after a crash in the instant
+ * between Twilio's acceptance and our commit may go out twice (the simulator has no such window).
+ */
+export class TwilioCarrier implements CarrierPort {
+  readonly name = 'twilio';
+  private sink: CarrierSink | null = null;
+  private readonly base: string;
+
+  constructor(
+    readonly config: TwilioConfig,
+    private readonly log?: FastifyBaseLogger,
+  ) {
+    this.base = config.webhookBaseUrl.replace(/\/+$/, '');
+  }
+
+  attach(sink: CarrierSink) {
+    this.sink = sink;
+  }
+
+  private get auth() {
+    return `Basic ${Buffer.from(`${this.config.accountSid}:${this.config.authToken}`).toString('base64')}`;
+  }
+
+  /** A link Twilio may fetch one of our media files from, valid for a while. */
+  mediaLink(id: string, now = Date.now()): string {
+    const exp = Math.floor((now + (this.config.mediaLinkTtlMs ?? 24 * 3600_000)) / 1000);
+    return `${this.base}${twilioPaths.media}/${id}?exp=${exp}&sig=${this.mediaSig(id, exp)}`;
+  }
+
+  private mediaSig(id: string, exp: number) {
+    return createHmac('sha256', this.config.authToken).update(`media:${id}:${exp}`).digest('base64url');
+  }
+
+  verifyMediaLink(id: string, exp: string | undefined, sig: string | undefined, now = Date.now()): boolean {
+    if (!exp || !sig || !/^\d{1,12}$/.test(exp)) return false;
+    if (Number(exp) * 1000 < now) return false;
+    return safeEqual(sig, this.mediaSig(id, Number(exp)));
+  }
+
+  /** Whether a webhook request is Twilio's: the signature over `path` (with its query) and the form fields. */
+  verifyWebhook(pathWithQuery: string, params: Record<string, string>, signature: string | undefined): boolean {
+    if (!signature) return false;
+    return safeEqual(signature, twilioSignature(this.config.authToken, `${this.base}${pathWithQuery}`, params));
+  }
+
+  private async create(form: URLSearchParams): Promise<{ id: string }> {
+    const url = `${this.config.apiBaseUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${this.config.accountSid}/Messages.json`;
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { authorization: this.auth, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: form.toString(),
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (err) {
+      throw new CarrierError(`Twilio unreachable: ${(err as Error).message}`, undefined, false);
+    }
+    const body = (await res.json().catch(() => ({}))) as TwilioError & { sid?: string };
+    if (res.ok && typeof body.sid === 'string') return { id: body.sid };
+    const message = body.message ?? `Twilio answered HTTP ${res.status}`;
+    const transient = res.status >= 500 || res.status === 429 || (res.ok && !body.sid);
+    throw new CarrierError(message, body.code !== undefined ? String(body.code) : undefined, !transient);
+  }
+
+  async sendSms(message: OutboundSms) {
+    const form = new URLSearchParams({ To: plus(message.to), Body: message.text });
+    if (message.from) form.set('From', plus(message.from));
+    else if (this.config.messagingServiceSid) form.set('MessagingServiceSid', this.config.messagingServiceSid);
+    else throw new CarrierError('no sender for system messages: set TWILIO_MESSAGING_SERVICE_SID');
+    return this.create(form);
+  }
+
+  async sendMessage(message: OutboundMessage) {
+    const form = new URLSearchParams({ To: plus(message.to), From: plus(message.from) });
+    if (message.text) form.set('Body', message.text);
+    for (const m of message.media) form.append('MediaUrl', this.mediaLink(m.id));
+    form.set('StatusCallback', `${this.base}${twilioPaths.status}`);
+    return this.create(form);
+  }
+
+  /** An incoming-message webhook (already verified): fetches its media and hands it to the chat service. */
+  async inbound(params: Record<string, string>): Promise<{ delivered: boolean }> {
+    if (params.AccountSid !== this.config.accountSid) throw new CarrierError('webhook of another Twilio account');
+    const sid = params.MessageSid ?? params.SmsSid;
+    if (!sid || !params.From || !params.To) throw new CarrierError('incomplete inbound webhook');
+    const count = Math.min(Number(params.NumMedia ?? 0) || 0, 10);
+    const media: InboundMedia[] = [];
+    for (let i = 0; i < count; i++) {
+      const url = params[`MediaUrl${i}`];
+      if (!url || !/^https:\/\//.test(url)) continue;
+      const res = await fetch(url, { headers: { authorization: this.auth }, signal: AbortSignal.timeout(15_000) });
+      if (!res.ok) throw new CarrierError(`media ${i} of ${sid}: HTTP ${res.status}`, undefined, false);
+      media.push({ bytes: new Uint8Array(await res.arrayBuffer()) });
+    }
+    if (!this.sink) throw new Error('carrier is not attached to the chat service');
+    return this.sink.inbound({ carrierId: sid, from: params.From, to: params.To, text: params.Body ?? '', media });
+  }
+
+  /** A status-callback webhook (already verified). */
+  async status(params: Record<string, string>): Promise<void> {
+    if (params.AccountSid !== this.config.accountSid) throw new CarrierError('webhook of another Twilio account');
+    const sid = params.MessageSid ?? params.SmsSid;
+    const status = params.MessageStatus ?? params.SmsStatus;
+    if (!sid || !status) throw new CarrierError('incomplete status webhook');
+    let update: StatusUpdate | null = null;
+    if (status === 'failed' || status === 'undelivered') {
+      update = { carrierId: sid, status: 'failed', ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}), reason: `Twilio: ${status}${params.ErrorCode ? ` (error ${params.ErrorCode})` : ''}` };
+    } else if (status === 'sent' || status === 'delivered') {
+      update = { carrierId: sid, status };
+    }
+    if (!update) return;
+    if (!this.sink) throw new Error('carrier is not attached to the chat service');
+    this.log?.debug({ sid, status }, 'twilio status');
+    await this.sink.status(update);
+  }
+}

@@ -1,0 +1,47 @@
+import type { Server } from 'socket.io';
+import { socketEvents, type ClientToServerEvents, type Lang, type ServerToClientEvents } from '@numa/contract';
+import type { MessageRow } from '../repositories/messages';
+import { toReceiveMessage } from '../services/chat-views';
+
+/** Between server processes (through the Redis adapter): re-check the sockets of an account. */
+export interface InterServerEvents {
+  recheck: (accountId: number) => void;
+}
+
+export interface SocketData {
+  sessionId: number;
+  accountId: number;
+  brand: string;
+  lang: Lang;
+}
+
+export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+
+export const langs: readonly Lang[] = ['en', 'zh'];
+/** Every socket of an account is in its account room and in the room of its language. */
+export const accountRoom = (accountId: number) => `a:${accountId}`;
+export const langRoom = (accountId: number, lang: Lang) => `a:${accountId}:${lang}`;
+
+/**
+ * How services reach the sockets: `emitMessage` pushes a stored message to every socket of its
+ * account, on every server process (with the Redis adapter), each in its own language. Before the
+ * socket server is attached (or after it closed) nothing is pushed: messages are stored, and clients
+ * refetch after a reconnect.
+ */
+export class RealtimeHub {
+  private io: RealtimeServer | null = null;
+
+  bind(io: RealtimeServer | null) {
+    this.io = io;
+  }
+
+  get server(): RealtimeServer | null {
+    return this.io;
+  }
+
+  emitMessage(row: MessageRow) {
+    const io = this.io;
+    if (!io) return;
+    for (const lang of langs) io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+  }
+}

@@ -1,0 +1,224 @@
+import fp from 'fastify-plugin';
+import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import { Redis } from 'ioredis';
+import {
+  constants,
+  endpoints,
+  langFromCode,
+  retmsg,
+  SendPayload,
+  SocketQuery,
+  socketEvents,
+  socketPath,
+  type ClientToServerEvents,
+  type Lang,
+  type ReceiveMessage,
+  type Retcode,
+  type ServerToClientEvents,
+} from '@numa/contract';
+import { isApiError } from '../lib/errors';
+import type { SendResult } from '../services/chats';
+import { toReceiveMessage } from '../services/chat-views';
+import { accountRoom, langRoom, type InterServerEvents, type RealtimeServer, type SocketData } from './hub';
+import { sessionKick, type KickCode } from './liveness';
+
+type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type Ack = (answer: { retcode: number; retmsg: string }) => void;
+
+/** Room of the socket.io Redis adapter's channels: `<REDIS_KEY_PREFIX>:socket.io`. */
+export const adapterKey = (prefix: string) => `${prefix}:socket.io`;
+
+/**
+ * The real-time channel (spec 000 §7) on the app's HTTP server: socket.io at /webchat, the session
+ * token in the handshake query (checked like HTTP: same brand rule and session codes), one room per
+ * account. `sendMessage` is validated with the contract; a refusal comes back as a failed
+ * receiveMessage to the sending socket, a stored message's confirmation to every socket of the
+ * account. With REDIS_URL, the Redis adapter joins the rooms of all server processes.
+ */
+export default fp(
+  async (app) => {
+    const { sessions, chats, realtime, env, db, brandOf } = app.deps;
+    const log = app.log.child({ area: 'realtime' });
+
+    const io: RealtimeServer = new Server(app.server, {
+      path: socketPath,
+      serveClient: false,
+      transports: ['websocket', 'polling'],
+      // an MMS file plus the rest of the payload; larger frames are refused by engine.io
+      maxHttpBufferSize: constants.mmsMaxBytes + 256 * 1024,
+      pingInterval: 20_000,
+      pingTimeout: constants.socketTimeoutMs,
+      connectTimeout: constants.socketTimeoutMs,
+    });
+
+    let pub: Redis | null = null;
+    let sub: Redis | null = null;
+    if (env.REDIS_URL) {
+      pub = new Redis(env.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 2 });
+      sub = pub.duplicate();
+      for (const c of [pub, sub]) c.on('error', (err) => log.warn({ err }, 'redis (socket.io adapter) error'));
+      io.adapter(createAdapter(pub, sub, { key: adapterKey(env.REDIS_KEY_PREFIX), requestsTimeout: 3000 }));
+    }
+    realtime.bind(io);
+
+    io.use((socket, next) => {
+      const query = SocketQuery.safeParse(socket.handshake.query);
+      const brand = brandOf(socket.handshake.headers.host);
+      const lang: Lang =
+        query.success && query.data.languagecode
+          ? langFromCode(query.data.languagecode)
+          : /^zh\b/i.test(socket.handshake.headers['accept-language'] ?? '')
+            ? 'zh'
+            : 'en';
+      const refuse = (code: Retcode) => {
+        const err = new Error(retmsg(code, lang)) as Error & { data: { retcode: number; retmsg: string } };
+        err.data = { retcode: code, retmsg: retmsg(code, lang) };
+        next(err);
+      };
+      if (!query.success) return refuse(100012);
+      sessions.authenticate(query.data.token, brand.id).then(
+        (session) => {
+          socket.data = { sessionId: session.id, accountId: session.accountId, brand: brand.id, lang };
+          next();
+        },
+        (err: unknown) => {
+          if (isApiError(err)) return refuse(err.retcode);
+          log.error({ err }, 'socket authentication failed');
+          refuse(100000);
+        },
+      );
+    });
+
+    const kick = (socket: ChatSocket | Awaited<ReturnType<RealtimeServer['fetchSockets']>>[number], code: KickCode) => {
+      socket.emit(socketEvents.kicked, { retcode: code, retmsg: retmsg(code, socket.data.lang) });
+      socket.disconnect(true);
+    };
+
+    /** Ends the sockets of this process whose session ended. */
+    async function recheck(accountId: number) {
+      const sockets = await io.local.in(accountRoom(accountId)).fetchSockets();
+      const verdicts = new Map<number, Promise<KickCode | null>>();
+      for (const s of sockets) {
+        if (!verdicts.has(s.data.sessionId)) verdicts.set(s.data.sessionId, sessionKick(db, s.data.sessionId));
+        const code = await verdicts.get(s.data.sessionId)!;
+        if (code) kick(s, code);
+      }
+    }
+
+    const onRevoked = ({ accountId, reason }: { accountId: number; reason: string }) => {
+      if (reason === 'refreshed') return;
+      recheck(accountId).catch((err: unknown) => log.error({ err }, 'rechecking sockets failed'));
+      if (pub) io.serverSideEmit('recheck', accountId);
+    };
+    sessions.events.on('revoked', onRevoked);
+    io.on('recheck', (accountId: number) => {
+      recheck(accountId).catch((err: unknown) => log.error({ err }, 'rechecking sockets failed'));
+    });
+
+    /** A send refused before anything was stored: only the sending socket hears of it. */
+    function refuseSend(socket: ChatSocket, raw: Record<string, unknown>, code: Retcode, lang: Lang, ack?: Ack) {
+      const text = retmsg(code, lang);
+      ack?.({ retcode: code, retmsg: text });
+      const party = (v: unknown) => (typeof v === 'string' ? v.replace(/[^A-Za-z0-9]/g, '').slice(0, 16) : '');
+      const smsId = typeof raw.smsId === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(raw.smsId) ? raw.smsId : null;
+      const from = party(raw.fromNumber);
+      const to = party(raw.toNumber);
+      // without an smsId (or numbers) the client could not match the failure to its message
+      if (!smsId || from.length < 3 || to.length < 3) return;
+      const msgType = raw.msgType === 'mms' ? 'mms' : 'sms';
+      const message: ReceiveMessage = {
+        fromNumber: from,
+        toNumber: to,
+        fromPhone: from,
+        toPhone: to,
+        fromTelCode: '',
+        toTelCode: '',
+        direction: 'out',
+        msgType,
+        text: typeof raw.text === 'string' ? raw.text.slice(0, constants.smsTextMax) : '',
+        media: '',
+        smsId,
+        time: Date.now(),
+        status: constants.messageStatus.failed,
+        retmsg: text,
+        highlightTarget: '',
+        highlightText: '',
+        retcode: code,
+      };
+      socket.emit(socketEvents.receiveMessage, message);
+    }
+
+    async function onSend(socket: ChatSocket, payload: unknown, ack?: Ack) {
+      const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+      const lang: Lang = raw.languagecode === 'zh_cn' || raw.languagecode === 'en' ? langFromCode(raw.languagecode) : socket.data.lang;
+      if (lang !== socket.data.lang) {
+        void socket.leave(langRoom(socket.data.accountId, socket.data.lang));
+        socket.data.lang = lang;
+        void socket.join(langRoom(socket.data.accountId, lang));
+      }
+      const parsed = SendPayload.safeParse(payload);
+      if (!parsed.success) {
+        const tooLarge = parsed.error.issues.some((i) => i.path[0] === 'fileBuffer' && /larger than/.test(i.message));
+        log.info({ issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) }, 'bad sendMessage');
+        return refuseSend(socket, raw, tooLarge ? 100005 : 100001, lang, ack);
+      }
+      const p = parsed.data;
+      if (p.platform !== socket.data.brand) return refuseSend(socket, raw, 100016, lang, ack);
+      const ended = await sessionKick(db, socket.data.sessionId);
+      if (ended) return kick(socket, ended);
+
+      const result: SendResult = await chats.send({ accountId: socket.data.accountId, brand: p.platform }, p);
+      if (result.kind === 'refused') return refuseSend(socket, raw, result.retcode, lang, ack);
+      ack?.({ retcode: 0, retmsg: '' });
+      if (result.kind === 'repeat') {
+        // a resend after a reconnect: the confirmation may have gone to the old connection
+        if (result.row.status === constants.messageStatus.pending) chats.resume(result.row);
+        else socket.emit(socketEvents.receiveMessage, toReceiveMessage(result.row, lang));
+      }
+    }
+
+    io.on('connection', (socket) => {
+      const { accountId, lang } = socket.data;
+      void socket.join([accountRoom(accountId), langRoom(accountId, lang)]);
+      socket.on(socketEvents.sendMessage, (payload: unknown, ack?: unknown) => {
+        const callback = typeof ack === 'function' ? (ack as Ack) : undefined;
+        onSend(socket, payload, callback).catch((err: unknown) => {
+          log.error({ err }, 'sendMessage failed');
+          const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+          refuseSend(socket, raw, 100000, socket.data.lang, callback);
+        });
+      });
+    });
+
+    /**
+     * A captcha solved by a signed-in account (confirmCaptcha answered 200 with its token) lifts the
+     * new-number guard of sending (100010).
+     */
+    app.addHook('onResponse', async (req, reply) => {
+      if (reply.statusCode !== 200 || req.routeOptions.url !== endpoints.confirmCaptcha.path) return;
+      const header = req.headers['auth-token'];
+      const token = Array.isArray(header) ? header[0] : header;
+      if (!token) return;
+      const session = await sessions.authenticate(token, req.ctx.brand.id).catch(() => null);
+      if (session) await chats.captchaSolved(session.accountId);
+    });
+
+    app.addHook('onReady', async () => {
+      chats.start();
+    });
+
+    app.addHook('preClose', async () => {
+      sessions.events.off('revoked', onRevoked);
+      await chats.stop();
+      realtime.bind(null);
+      // only this process's sockets (with the Redis adapter, io.disconnectSockets would end all servers')
+      io.local.disconnectSockets(true);
+      io.engine.close();
+      // the adapter's subscriptions end with their connections
+      pub?.disconnect();
+      sub?.disconnect();
+    });
+  },
+  { name: 'realtime', dependencies: ['context'] },
+);

@@ -1,0 +1,80 @@
+import { constants, retmsg, type ChatListItem, type Lang, type Message, type ReceiveMessage } from '@numa/contract';
+import type { MessageRow } from '../repositories/messages';
+
+/** The national part of a party number ('' tel code: the whole of it). */
+const nationalOf = (full: string, telCode: string) => (telCode && full.startsWith(telCode) ? full.slice(telCode.length) : full);
+
+/**
+ * The text a failed message shows: the retcode's words in the reader's language; for the generic
+ * "could not be sent" the carrier's reason is added, as the spec asks for the reason.
+ */
+export function failureText(row: Pick<MessageRow, 'retcode' | 'retmsg'>, lang: Lang): string {
+  const code = row.retcode ?? 300036;
+  const base = retmsg(code, lang);
+  return code === 300036 && row.retmsg ? `${base} (${row.retmsg})` : base;
+}
+
+/** A stored message as the socket's receiveMessage (spec 000 §7). */
+export function toReceiveMessage(row: MessageRow, lang: Lang): ReceiveMessage {
+  const own = { number: row.ownFullNumber, telCode: row.ownTelCode, phone: nationalOf(row.ownFullNumber, row.ownTelCode) };
+  const other = { number: row.otherFullNumber, telCode: row.otherTelCode, phone: nationalOf(row.otherFullNumber, row.otherTelCode) };
+  const [from, to] = row.direction === 'out' ? [own, other] : [other, own];
+  return {
+    fromNumber: from.number,
+    toNumber: to.number,
+    fromPhone: from.phone,
+    toPhone: to.phone,
+    fromTelCode: from.telCode,
+    toTelCode: to.telCode,
+    direction: row.direction,
+    msgType: row.type,
+    text: row.text,
+    media: row.media,
+    smsId: row.smsId,
+    time: row.date,
+    status: row.status,
+    retmsg: row.status === constants.messageStatus.failed ? failureText(row, lang) : '',
+    highlightTarget: row.highlightTarget,
+    highlightText: row.highlightText,
+    ...(row.status === constants.messageStatus.failed ? { retcode: row.retcode ?? 300036 } : {}),
+  };
+}
+
+export function toChatListItem(row: MessageRow): ChatListItem {
+  return {
+    ownFullNumber: row.ownFullNumber,
+    ownTelCode: row.ownTelCode,
+    ownNumber: nationalOf(row.ownFullNumber, row.ownTelCode),
+    otherFullNumber: row.otherFullNumber,
+    otherTelCode: row.otherTelCode,
+    otherNumber: nationalOf(row.otherFullNumber, row.otherTelCode),
+    date: row.date,
+    text: row.text,
+    media: row.media,
+    type: row.type,
+    smsId: row.smsId,
+    direction: row.direction,
+  };
+}
+
+/** A dialog message; voice messages carry the speech-to-text fields. */
+export function toDialogMessage(row: MessageRow): Message {
+  return {
+    smsId: row.smsId,
+    date: row.date,
+    type: row.type,
+    text: row.text,
+    media: row.media,
+    direction: row.direction,
+    status: row.status,
+    highlightTarget: row.highlightTarget,
+    highlightText: row.highlightText,
+    ...(row.type === 'voicemail'
+      ? {
+          getStt: row.media !== '',
+          sttStatus: (row.sttStatus ?? constants.sttStatus.none) as 0 | 1 | 2 | 3,
+          ...(row.stt !== null ? { stt: row.stt } : {}),
+        }
+      : {}),
+  };
+}

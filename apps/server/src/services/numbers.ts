@@ -1,0 +1,45 @@
+import type { Queryable } from '../db';
+import { phoneFacts } from '../lib/sms';
+import { numbersRepo, type VirtualNumber } from '../repositories/numbers';
+
+export class NumberRuleError extends Error {}
+
+/** The ISO date one month after `from` (the first rent date of a number assigned today). */
+export function nextMonthIso(from = new Date()): string {
+  const d = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth() + 1, from.getUTCDate()));
+  // 31 January + 1 month is the last day of February, not 3 March
+  if (d.getUTCDate() !== from.getUTCDate()) d.setUTCDate(0);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * Gives a number to an account (operators, demo data; the numbers area rents them later). The number
+ * must be a valid phone number and not held by anyone on the platform.
+ */
+export async function assignNumber(
+  q: Queryable,
+  p: { accountId: number; number: string; planId?: number; monthRent?: number; tollFreeVerified?: boolean; paymentDate?: string },
+): Promise<VirtualNumber> {
+  const facts = phoneFacts(p.number);
+  if (!facts) throw new NumberRuleError(`${p.number} is not a valid phone number (give it with its country code, e.g. +14155550100).`);
+  if (!facts.country) throw new NumberRuleError(`${p.number}: its country cannot be told.`);
+  const held = await numbersRepo.byFullNumber(q, facts.full);
+  if (held) {
+    throw new NumberRuleError(
+      held.accountId === p.accountId ? `+${facts.full} is already this account's.` : `+${facts.full} is held by account ${held.accountId}.`,
+    );
+  }
+  const row = await numbersRepo.insert(q, {
+    accountId: p.accountId,
+    telCode: facts.telCode,
+    number: facts.national,
+    country: facts.country,
+    tollFree: facts.tollFree,
+    tollFreeVerified: p.tollFreeVerified ?? false,
+    planId: p.planId ?? 0,
+    paymentDate: p.paymentDate ?? nextMonthIso(),
+    monthRent: p.monthRent ?? 0,
+  });
+  if (!row) throw new NumberRuleError(`+${facts.full} was just taken by another account.`);
+  return row;
+}
