@@ -9,6 +9,7 @@ import { Rail, unreadLabel } from './Rail';
 import { UnavailableTab } from './UnavailableTab';
 import { tabs } from './visibility';
 import { useTokenRefresh } from './useTokenRefresh';
+import { AccountDialogs } from '../features/account/AccountDialogs';
 
 /** Signed in: the rail and the current tab (spec 000 §2 App shell). */
 export function AppShell() {
@@ -37,6 +38,7 @@ export function AppShell() {
         {t('app.skipToContent')}
       </a>
       <Rail />
+      <AccountDialogs />
       <main id="main" className="content" tabIndex={-1}>
         {kicked && (
           <div className="banner danger" role="alert">

@@ -5,4 +5,5 @@ import type { RailTab } from '@numa/contract';
 export const tabViews: Partial<Record<RailTab, LazyExoticComponent<ComponentType>>> = {
   chats: lazy(() => import('../features/chats/ChatsTab')),
   tabAccount: lazy(() => import('../features/account/AccountTab')),
+  contacts: lazy(() => import('../features/contacts/ContactsTab')),
 };

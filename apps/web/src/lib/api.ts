@@ -52,6 +52,18 @@ function handleFailure(code: number, message: string, opts: CallOptions) {
   ui.showAlert(message);
 }
 
+const retcodeListeners = new Map<number, Set<(data: unknown) => void>>();
+/**
+ * What a retcode does wherever it comes from, besides the caller's own handling (spec 000 §8:
+ * 100025 opens the verify modal in update mode). Returns the unsubscribe.
+ */
+export function onRetcode(code: number, fn: (data: unknown) => void): () => void {
+  const set = retcodeListeners.get(code) ?? new Set();
+  set.add(fn);
+  retcodeListeners.set(code, set);
+  return () => set.delete(fn);
+}
+
 function query(input: Record<string, unknown> | undefined): URLSearchParams {
   const params = new URLSearchParams({ t: String(Date.now()), webVersion, languagecode: currentLanguageCode() });
   for (const [k, v] of Object.entries(input ?? {})) {
@@ -84,6 +96,7 @@ async function send<E extends EndpointDef>(ep: E, init: RequestInit, url: string
   if (code !== 0) {
     const message = typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : contractRetmsg(code, currentLang());
     handleFailure(code, message, opts);
+    if (!useUi.getState().frontPage) retcodeListeners.get(code)?.forEach((fn) => fn(json.data ?? null));
     throw new ApiError(code, message, json.data ?? null, res.status);
   }
   // Every server answer is checked against the contract before the UI uses it.

@@ -1,0 +1,25 @@
+import { useEffect } from 'react';
+import { onRetcode } from '../../lib/api';
+import { ProfileDialogs } from '../billing/ProfileDialogs';
+import { UnlockBonusPrompt } from '../invite/UnlockBonusPrompt';
+import { IdentityDialogHost } from '../kyc/IdentityDialog';
+import { openVerify } from '../verify/store';
+import { VerifyModal } from '../verify/VerifyModal';
+
+/**
+ * The account area's global dialogs for a signed-in user (spec 000 §2 "Also global"): verify phone
+ * or e-mail, profile update / ask-to-update / status, proof of identity and the unlock-bonus prompt.
+ * Any area opens them through their stores. 100025 from any call opens the verify modal in update
+ * mode (spec 000 §8).
+ */
+export function AccountDialogs() {
+  useEffect(() => onRetcode(100025, () => openVerify('update')), []);
+  return (
+    <>
+      <VerifyModal />
+      <ProfileDialogs />
+      <IdentityDialogHost />
+      <UnlockBonusPrompt />
+    </>
+  );
+}

@@ -1,0 +1,124 @@
+import { useMemo } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { constants, endpoints } from '@numa/contract';
+import { call } from '../../lib/api';
+import { queryClient } from '../../lib/query';
+import { buildNameIndex, fromEntry, nameFor, serialiseContact, sortContacts, viewFromSaved, type ContactForm, type ContactView } from './logic';
+
+export interface AddressBookData {
+  /** Sorted A–Z, then '#'. */
+  list: ContactView[];
+  /** The latest change seen (epoch ms): the next refresh asks only for changes after it. */
+  newest: number;
+  /** False while the first load is still paging in. */
+  complete: boolean;
+}
+
+export const contactKeys = { book: ['contacts', 'book'] as const };
+
+const byNewest = (list: readonly ContactView[]) => list.reduce((m, c) => Math.max(m, c.date), 0);
+
+/**
+ * Reads the address book 500 at a time (spec 000 §7: pageSize, since, startTime), newest change
+ * first. The first load shows each page as it arrives. Later refreshes ask only for changes since
+ * the newest one seen and merge them in.
+ *
+ * Decided: the server's paging carries no deletions (a deleted contact simply stops appearing), so a
+ * contact deleted on another device leaves this list at the next full load (a new visit to the
+ * site); deletions made here leave at once.
+ */
+async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
+  const previous = queryClient.getQueryData<AddressBookData>(contactKeys.book);
+  const incremental = previous?.complete ? previous : undefined;
+  const since = incremental ? incremental.newest : undefined;
+  const byId = new Map<string, ContactView>((incremental?.list ?? []).map((c) => [c.id, c]));
+  let startTime: number | undefined;
+  let pages = 0;
+  for (;;) {
+    const page = await call(
+      endpoints.getCloudAddressBook,
+      { pageSize: constants.addressBookPageSize, ...(since !== undefined ? { since } : {}), ...(startTime !== undefined ? { startTime } : {}) },
+      { signal },
+    );
+    for (const e of page.addressBookList) byId.set(e.id, fromEntry(e));
+    pages++;
+    const next = page.nextStartTime;
+    // a cursor that does not move back would loop: stop there
+    if (next === null || (startTime !== undefined && next >= startTime) || page.addressBookList.length === 0) break;
+    startTime = next;
+    if (!incremental) {
+      const partial = sortContacts([...byId.values()]);
+      queryClient.setQueryData<AddressBookData>(contactKeys.book, { list: partial, newest: byNewest(partial), complete: false });
+    }
+    if (pages > 10_000) break;
+  }
+  const list = sortContacts([...byId.values()]);
+  return { list, newest: Math.max(byNewest(list), incremental?.newest ?? 0), complete: true };
+}
+
+/** The whole address book, sorted; shared by the contacts screen, chats' names and the contact picker. */
+export const useAddressBook = (opts: { enabled?: boolean } = {}) =>
+  useQuery({
+    queryKey: contactKeys.book,
+    queryFn: ({ signal }) => loadBook(signal),
+    staleTime: 60_000,
+    enabled: opts.enabled ?? true,
+  });
+
+function patchBook(fn: (list: ContactView[]) => ContactView[]) {
+  queryClient.setQueryData<AddressBookData>(contactKeys.book, (old) => {
+    if (!old) return old;
+    const list = sortContacts(fn(old.list));
+    return { ...old, list, newest: Math.max(old.newest, byNewest(list)) };
+  });
+}
+
+/** Adds a contact (no id) or replaces one; the list updates in place from the answer. */
+export const useSaveContact = () =>
+  useMutation({
+    mutationFn: async ({ id, form }: { id?: string; form: ContactForm }) => {
+      const res = await call(
+        endpoints.createOrUpdateCloudAddressBook,
+        { ...(id ? { id } : {}), addressBook: JSON.stringify(serialiseContact(form)) },
+        { silent: true },
+      );
+      return viewFromSaved(res.id, res.date, form);
+    },
+    onSuccess: (saved) => patchBook((list) => [...list.filter((c) => c.id !== saved.id), saved]),
+  });
+
+/** Deletes contacts by id, 500 ids per call. */
+export const useDeleteContacts = () =>
+  useMutation({
+    mutationFn: async (ids: string[]) => {
+      let deleted = 0;
+      for (let i = 0; i < ids.length; i += constants.addressBookPageSize) {
+        const chunk = ids.slice(i, i + constants.addressBookPageSize);
+        deleted += (await call(endpoints.delCloudAddressBook, { ids: chunk.join(',') }, { silent: true })).deleted;
+        const gone = new Set(chunk);
+        patchBook((list) => list.filter((c) => !gone.has(c.id)));
+      }
+      return deleted;
+    },
+  });
+
+const indexCache = new WeakMap<readonly ContactView[], Map<string, string>>();
+const indexOf = (list: readonly ContactView[]) => {
+  let index = indexCache.get(list);
+  if (!index) {
+    index = buildNameIndex(list);
+    indexCache.set(list, index);
+  }
+  return index;
+};
+
+/** Full number → contact name, for the chats (loads the address book if needed). */
+export function useContactIndex(): ReadonlyMap<string, string> {
+  const { data } = useAddressBook();
+  return useMemo(() => (data ? indexOf(data.list) : new Map<string, string>()), [data]);
+}
+
+/** The contact name of a full number (digits, country code first), or '' when none is saved. */
+export function useContactName(fullNumber: string): string {
+  return nameFor(useContactIndex(), fullNumber);
+}

@@ -1,0 +1,147 @@
+import { useEffect, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
+import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { constants, endpoints } from '@numa/contract';
+import { Dialog } from '../../components/Dialog';
+import { Loading, Spinner } from '../../components/Spinner';
+import { call, isApiError } from '../../lib/api';
+import { money } from '../../lib/money';
+import { queryClient } from '../../lib/query';
+import { useSession } from '../../stores/session';
+import { useUi } from '../../stores/ui';
+import { accountKeys, useAccountInfo } from '../account/api';
+import { refreshAccount } from '../account/profileApi';
+import { openVerify } from '../verify/store';
+import { useInviter } from './api';
+import { useUnlockPrompt } from './store';
+import '../billing/billing.css';
+import './invite.css';
+
+/**
+ * Redeem code (spec 001 §2): one input and a button, disabled when the code is empty or the account
+ * cannot set an inviter. Without an account phone the entry is disabled and the unlock-bonus prompt
+ * offers to set one up. A success shows the congratulation dialog (Later → profile, Invite → invite).
+ */
+export default function RedeemCodePanel() {
+  const { t } = useTranslation();
+  const info = useAccountInfo();
+  const inviter = useInviter();
+  const canInvite = useSession((s) => s.canInvite);
+  const navigate = useUi((s) => s.navigate);
+  const openUnlock = useUnlockPrompt((s) => s.open);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [bonus, setBonus] = useState<number | null>(null);
+
+  const hasPhone = !!info.data?.phone;
+  // the prompt shows once per visit of a phone-less account
+  const prompted = useRef(false);
+  useEffect(() => {
+    if (info.data && !info.data.phone && !prompted.current) {
+      prompted.current = true;
+      openUnlock();
+    }
+  }, [info.data, openUnlock]);
+
+  const redeem = useMutation({
+    mutationFn: (inviteCode: string) => call(endpoints.setInviter, { inviteCode }, { silent: true }),
+    onSuccess: async (res) => {
+      setBonus(res.bonus);
+      setCode('');
+      // the menu's flags follow when the dialog closes, so the panel stays while it shows
+      await refreshAccount({ syncFlags: false });
+    },
+    onError: (e) => {
+      if (isApiError(e) && e.retcode === 100025) openVerify('updateForUnlockBonus');
+      setError(isApiError(e) ? e.retmsg : t('errors.generic'));
+    },
+  });
+
+  if (info.isPending || inviter.isPending) return <Loading label={t('app.loading')} />;
+  if (info.isError || inviter.isError) {
+    return (
+      <div className="error-state" role="alert">
+        <p>{t('errors.loadFailed')}</p>
+        <Button className="button" onPress={() => void Promise.all([info.refetch(), inviter.refetch()])}>
+          {t('app.retry')}
+        </Button>
+      </div>
+    );
+  }
+
+  const canSetInviter = hasPhone && inviter.data.canSetInviter;
+  const submit = () => {
+    setError(null);
+    const v = code.trim();
+    if (!v || !canSetInviter || redeem.isPending) return;
+    if (!/^[A-Za-z0-9]{4,32}$/.test(v)) {
+      setError(t('redeem.invalid'));
+      return;
+    }
+    redeem.mutate(v);
+  };
+  const leave = (panel: 'profile' | 'invite') => {
+    setBonus(null);
+    const fresh = queryClient.getQueryData<{ canInvite: boolean; canSetInviter: boolean }>(accountKeys.info);
+    if (fresh) useSession.getState().setFlags({ canInvite: fresh.canInvite, canSetInviter: fresh.canSetInviter });
+    navigate('tabAccount', panel);
+  };
+
+  return (
+    <section className="panel redeem-panel" aria-labelledby="redeem-title">
+      <h2 id="redeem-title">{t('redeem.title')}</h2>
+      <p className="muted">{t('redeem.lead', { amount: money(constants.unlockBonus) })}</p>
+      {!hasPhone && (
+        <div className="notice unlock-notice">
+          <p>{t('redeem.needPhone', { amount: money(constants.unlockBonus) })}</p>
+          <Button className="button primary" onPress={() => openVerify('updateForUnlockBonus')}>
+            {t('redeem.setUpNow')}
+          </Button>
+        </div>
+      )}
+      {hasPhone && !inviter.data.canSetInviter && <p className="notice">{t('redeem.alreadyRedeemed')}</p>}
+      <Form
+        className="redeem-form"
+        validationBehavior="aria"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <TextField className="field grow" value={code} onChange={setCode} isInvalid={!!error} isDisabled={!hasPhone}>
+          <Label className="field-label">{t('redeem.code')}</Label>
+          <Input className="input" autoComplete="off" maxLength={32} placeholder={t('redeem.placeholder')} />
+          <FieldError className="field-error">{error}</FieldError>
+        </TextField>
+        <Button type="submit" className="button primary" isDisabled={!code.trim() || !canSetInviter || redeem.isPending}>
+          {redeem.isPending && <Spinner size={16} />} {t('redeem.redeem')}
+        </Button>
+      </Form>
+      <Dialog
+        isOpen={bonus !== null}
+        onClose={() => leave('profile')}
+        role="alertdialog"
+        width={400}
+        title={t('redeem.congratsTitle')}
+        footer={
+          <>
+            <Button className="button" onPress={() => leave('profile')}>
+              {t('redeem.later')}
+            </Button>
+            {canInvite && (
+              <Button className="button primary" onPress={() => leave('invite')} autoFocus>
+                {t('redeem.invite')}
+              </Button>
+            )}
+          </>
+        }
+      >
+        <div className="status-art done" aria-hidden="true">
+          ✓
+        </div>
+        <p>{t('redeem.congratsText', { amount: money(bonus ?? constants.unlockBonus) })}</p>
+      </Dialog>
+    </section>
+  );
+}

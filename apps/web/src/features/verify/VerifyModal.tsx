@@ -1,0 +1,262 @@
+import { useState } from 'react';
+import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { endpoints } from '@numa/contract';
+import { CodeInput } from '../../components/CodeInput';
+import { Dialog } from '../../components/Dialog';
+import { Spinner } from '../../components/Spinner';
+import { call, isApiError } from '../../lib/api';
+import { queryClient } from '../../lib/query';
+import { useUi } from '../../stores/ui';
+import { accountKeys } from '../account/api';
+import { refreshAccount } from '../account/profileApi';
+import { CaptchaModal } from '../auth/CaptchaModal';
+import { useCountdown } from '../auth/useCountdown';
+import { checkEmail, checkPhone, cleanTelCode, TELCODE_MAX } from './logic';
+import { isEmailMode, useVerifyModal, type VerifyMode } from './store';
+import './verify.css';
+
+type Address = { telcode: string; phone: string } | { email: string };
+interface Sent {
+  verifyid: string;
+  codeLength: number;
+  to: Address;
+}
+
+const defaultTelCode = () => {
+  const cached = queryClient.getQueryData<{ telCode: string }>(accountKeys.info);
+  if (cached?.telCode) return cached.telCode;
+  return navigator.language.toLowerCase().startsWith('zh') ? '86' : '1';
+};
+
+const shown = (to: Address) => ('email' in to ? to.email : `+${to.telcode} ${to.phone}`);
+
+/** The global verify phone or e-mail modal; open it with `useVerifyModal.getState().open(mode)`. */
+export function VerifyModal() {
+  const mode = useVerifyModal((s) => s.mode);
+  return mode ? <VerifyDialog key={mode} mode={mode} /> : null;
+}
+
+/**
+ * Verify phone or e-mail (spec 000 §2, §4, §5): step 1 the address, step 2 the code. The code is sent
+ * through the captcha (confirmCaptcha with nextApi); a 60 s countdown holds the back arrow and the
+ * resend link; a wrong code clears the boxes; success sets or replaces the account's address and
+ * refreshes account, profile and balance.
+ */
+function VerifyDialog({ mode }: { mode: VerifyMode }) {
+  const { t } = useTranslation();
+  const close = useVerifyModal((s) => s.close);
+  const showSnackbar = useUi((s) => s.showSnackbar);
+  const navigate = useUi((s) => s.navigate);
+  const byEmail = isEmailMode(mode);
+
+  const [step, setStep] = useState<'address' | 'code'>('address');
+  const [telCode, setTelCode] = useState(defaultTelCode);
+  const [phone, setPhone] = useState('');
+  const [email, setEmail] = useState('');
+  const [fieldError, setFieldError] = useState<{ field: 'telCode' | 'phone' | 'email'; message: string } | null>(null);
+  const [pending, setPending] = useState<Address | null>(null);
+  const [captchaOpen, setCaptchaOpen] = useState(false);
+  const [sent, setSent] = useState<Sent | null>(null);
+  const [code, setCode] = useState('');
+  const [wrongKey, setWrongKey] = useState(0);
+  const [wrong, setWrong] = useState(false);
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [resendAt, setResendAt] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const secondsLeft = useCountdown(resendAt);
+
+  const requestCode = () => {
+    setFieldError(null);
+    if (byEmail) {
+      const c = checkEmail(email);
+      if (!c.ok) return setFieldError({ field: 'email', message: t(`verify.errors.${c.error}`) });
+      setPending({ email: c.email });
+    } else {
+      const c = checkPhone(telCode, phone);
+      if (!c.ok) return setFieldError({ field: c.field, message: t(`verify.errors.${c.error}`) });
+      setPending({ telcode: c.telcode, phone: c.phone });
+    }
+    setCaptchaOpen(true);
+  };
+
+  const resend = () => {
+    if (!sent) return;
+    setCodeError(null);
+    setPending(sent.to);
+    setCaptchaOpen(true);
+  };
+
+  const sendWithCaptcha = async (captchaId: string, inputCaptcha: string) => {
+    if (!pending) return;
+    const to = pending;
+    const nextApi = 'email' in to ? ('/web/requestToVerifyEmail' as const) : ('/web/getVerifyCode' as const);
+    try {
+      const raw = await call(endpoints.confirmCaptcha, { captchaId, inputCaptcha, nextApi, ...to }, { silent: true });
+      const res = endpoints.getVerifyCode.output.safeParse(raw);
+      if (!res.success) throw new Error('confirmCaptcha answered without a verification');
+      setCaptchaOpen(false);
+      setSent({ verifyid: res.data.verifyid, codeLength: res.data.codeLength, to });
+      setStep('code');
+      setCode('');
+      setWrong(false);
+      setCodeError(null);
+      setWrongKey((k) => k + 1);
+      setResendAt(Date.now() + res.data.resendAfter * 1000);
+    } catch (e) {
+      if (isApiError(e) && e.retcode === 100020) throw e; // the captcha draws again
+      setCaptchaOpen(false);
+      let message = isApiError(e) ? e.retmsg : t('errors.generic');
+      if (isApiError(e) && e.retcode === 100015) {
+        const after = (e.data as { resendAfter?: number } | null)?.resendAfter;
+        message = t('verify.tooFrequent');
+        if (after && step === 'code') setResendAt(Date.now() + after * 1000);
+      }
+      if (step === 'code') setCodeError(message);
+      else setFieldError({ field: 'email' in to ? 'email' : 'phone', message });
+    }
+  };
+
+  const submitCode = async (value: string) => {
+    if (!sent || value.length !== sent.codeLength || busy) return;
+    const isMail = 'email' in sent.to;
+    setBusy(true);
+    setCodeError(null);
+    setWrong(false);
+    try {
+      await call(isMail ? endpoints.validateCodeForEmail : endpoints.validateCode, { verifyid: sent.verifyid, activationcode: value }, { silent: true });
+    } catch (e) {
+      // a wrong code sets the flag and clears the boxes (spec 000 §4)
+      setBusy(false);
+      setCode('');
+      setWrong(true);
+      setWrongKey((k) => k + 1);
+      if (isApiError(e) && e.retcode === 100004) setCodeError(t('verify.wrongCode'));
+      else if (isApiError(e) && e.retcode === 100006) setCodeError(t('verify.codeExpired'));
+      else setCodeError(isApiError(e) ? e.retmsg : t('errors.generic'));
+      return;
+    }
+    try {
+      // set for an account without this kind of address, update for one that has it (contract: verify.ts)
+      const account = await queryClient.fetchQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }), staleTime: 0 });
+      if ('email' in sent.to) {
+        await call(account.email ? endpoints.updateEmail : endpoints.setEmailForAccount, { email: sent.to.email, verifyid: sent.verifyid }, { silent: true });
+      } else {
+        await call(account.phone ? endpoints.updatePhone : endpoints.setPhoneForAccount, { ...sent.to, verifyid: sent.verifyid }, { silent: true });
+      }
+    } catch (e) {
+      setBusy(false);
+      setCodeError(isApiError(e) ? e.retmsg : t('errors.generic'));
+      return;
+    }
+    const onDone = useVerifyModal.getState().onDone;
+    close();
+    showSnackbar({ message: t(isMail ? 'verify.emailDone' : 'verify.phoneDone'), tone: 'success' });
+    await refreshAccount();
+    if (mode === 'updateForUnlockBonus') navigate('tabAccount', 'redeemCode');
+    onDone?.();
+  };
+
+  const backToAddress = () => {
+    setStep('address');
+    setCode('');
+    setCodeError(null);
+    setWrong(false);
+  };
+
+  const title = t(byEmail ? 'verify.titleEmail' : 'verify.titlePhone');
+  return (
+    <>
+      <Dialog isOpen onClose={close} title={title} width={440} dismissable={!busy} className="verify-dialog">
+        {step === 'address' ? (
+          <Form
+            validationBehavior="aria"
+            onSubmit={(e) => {
+              e.preventDefault();
+              requestCode();
+            }}
+          >
+            <p className="muted">{t(`verify.lead.${mode}`)}</p>
+            {byEmail ? (
+              <TextField className="field" type="email" value={email} onChange={setEmail} isInvalid={fieldError?.field === 'email'} autoFocus>
+                <Label className="field-label">{t('verify.email')}</Label>
+                <Input className="input" autoComplete="email" placeholder={t('login.emailPlaceholder')} maxLength={254} />
+                <FieldError className="field-error">{fieldError?.message}</FieldError>
+              </TextField>
+            ) : (
+              <div className="phone-row">
+                <TextField className="field verify-telcode" value={telCode} onChange={(v) => setTelCode(cleanTelCode(v))} isInvalid={fieldError?.field === 'telCode'}>
+                  <Label className="field-label">{t('verify.countryCode')}</Label>
+                  <div className="prefixed">
+                    <span aria-hidden="true">+</span>
+                    <Input className="input" inputMode="numeric" maxLength={TELCODE_MAX} autoComplete="tel-country-code" />
+                  </div>
+                  <FieldError className="field-error">{fieldError?.field === 'telCode' ? fieldError.message : null}</FieldError>
+                </TextField>
+                <TextField className="field grow" type="tel" value={phone} onChange={setPhone} isInvalid={fieldError?.field === 'phone'} autoFocus>
+                  <Label className="field-label">{t('verify.phone')}</Label>
+                  <Input className="input" inputMode="tel" autoComplete="tel-national" maxLength={24} />
+                  <FieldError className="field-error">{fieldError?.field === 'phone' ? fieldError.message : null}</FieldError>
+                </TextField>
+              </div>
+            )}
+            <Button type="submit" className="button primary block">
+              {t('verify.sendCode')}
+            </Button>
+          </Form>
+        ) : (
+          <Form
+            className="verify-code-step"
+            validationBehavior="aria"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submitCode(code);
+            }}
+          >
+            <div className="verify-code-head">
+              {secondsLeft === 0 && (
+                <Button className="icon-button" aria-label={t('app.back')} onPress={backToAddress}>
+                  <span aria-hidden="true">←</span>
+                </Button>
+              )}
+              <p className="grow">{t('verify.codeSentTo', { to: sent ? shown(sent.to) : '' })}</p>
+            </div>
+            <p id="verify-code-help" className="field-label">
+              {t('verify.enterCode', { count: sent?.codeLength ?? 4 })}
+            </p>
+            <CodeInput
+              length={sent?.codeLength ?? 4}
+              value={code}
+              onChange={(v) => {
+                setCode(v);
+                if (wrong) setWrong(false);
+              }}
+              onComplete={(v) => void submitCode(v)}
+              invalid={wrong || !!codeError}
+              resetKey={wrongKey}
+              label={t('verify.code')}
+              describedBy="verify-code-help verify-code-error"
+              disabled={busy}
+            />
+            <p id="verify-code-error" className="field-error" role="alert">
+              {codeError}
+            </p>
+            <Button type="submit" className="button primary block" isDisabled={busy || code.length !== sent?.codeLength}>
+              {busy && <Spinner size={16} />} {t('verify.verify')}
+            </Button>
+            <p className="resend">
+              {secondsLeft > 0 ? (
+                <span aria-live="polite">{t('verify.resendIn', { s: secondsLeft })}</span>
+              ) : (
+                <Button className="link-button" onPress={resend}>
+                  {t('verify.resend')}
+                </Button>
+              )}
+            </p>
+          </Form>
+        )}
+      </Dialog>
+      <CaptchaModal isOpen={captchaOpen} onClose={() => setCaptchaOpen(false)} onSubmit={sendWithCaptcha} />
+    </>
+  );
+}
