@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import multipart from '@fastify/multipart';
+import { constants } from '@numa/contract';
 import { Redis } from 'ioredis';
 import { openDatabase, type Database } from './db';
 import { isDev, type Env } from './env';
@@ -18,6 +20,7 @@ import webPlugin from './plugins/web';
 import authRoutes from './routes/auth';
 import contactRoutes from './routes/contacts';
 import verifyRoutes from './routes/verify';
+import profileRoutes from './routes/profile';
 import mediaRoutes from './routes/media';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
@@ -111,12 +114,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     errorResponseBuilder: () => new ApiError(100015),
   });
 
+  // multipart bodies (identity images): routes read them with req.parts() and their own tighter limits
+  await app.register(multipart, {
+    limits: { fileSize: constants.identityImage.maxBytes, files: 4, fields: 10, fieldSize: 4096, parts: 14, headerPairs: 50 },
+  });
+
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(catalogueRoutes);
   await app.register(mediaRoutes);
   await app.register(contactRoutes);
   await app.register(verifyRoutes);
+  await app.register(profileRoutes);
   await app.register(chatRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);

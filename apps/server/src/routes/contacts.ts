@@ -4,6 +4,7 @@ import { endpoints } from '@numa/contract';
 import { route } from '../lib/route';
 import { ApiError } from '../lib/errors';
 import { contactsRepo } from '../repositories/contacts';
+import { accountText } from '../services/accountTexts';
 
 /**
  * Most contacts one account may keep (decided): twice the 10,000 the screen is built to scroll
@@ -51,7 +52,7 @@ export default async function contactRoutes(app: FastifyInstance) {
         return { id: input.id, date };
       }
       if ((await contactsRepo.count(q, accountId)) >= maxContactsPerAccount) {
-        throw new ApiError(400000, { max: maxContactsPerAccount }, 'address book full');
+        throw new ApiError(400000, { max: maxContactsPerAccount }, 'address book full', accountText('addressBookFull', { max: maxContactsPerAccount }));
       }
       const id = newContactId();
       await contactsRepo.insert(q, { id, accountId, book: input.addressBook, date });

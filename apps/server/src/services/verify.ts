@@ -4,6 +4,7 @@ import type { Database } from '../db';
 import { ApiError } from '../lib/errors';
 import type { SignInAddress } from '../repositories/accounts';
 import { accountAddressRepo, verificationsRepo } from '../repositories/verifications';
+import { accountText } from './accountTexts';
 import type { CodeService } from './codes';
 
 export type VerifyChannel = 'sms' | 'email';
@@ -71,8 +72,8 @@ export function createVerifyService(db: Database, codes: CodeService) {
           if (v.usedAt || Date.now() - v.validatedAt.getTime() > constants.codeTtlMs) throw new ApiError(100006, null, 'verification used or expired');
 
           const has = byEmail ? account.email !== null : account.phone !== null;
-          if (p.mode === 'set' && has) throw new ApiError(400000, null, `the account already has ${byEmail ? 'an e-mail' : 'a phone'}: update it`);
-          if (p.mode === 'update' && !has) throw new ApiError(400000, null, `the account has no ${byEmail ? 'e-mail' : 'phone'} yet: set it`);
+          if (p.mode === 'set' && has) throw new ApiError(400000, null, 'set: already has one', accountText(byEmail ? 'emailAlreadySet' : 'phoneAlreadySet'));
+          if (p.mode === 'update' && !has) throw new ApiError(400000, null, 'update: none yet', accountText(byEmail ? 'noEmailYet' : 'noPhoneYet'));
 
           const holder = await accountAddressRepo.holder(q, p.brand.id, p.address);
           if (holder !== null && holder !== p.accountId) throw inUse(p.address);
