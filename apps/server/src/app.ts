@@ -21,6 +21,7 @@ import authRoutes from './routes/auth';
 import contactRoutes from './routes/contacts';
 import verifyRoutes from './routes/verify';
 import profileRoutes from './routes/profile';
+import inviteRoutes from './routes/invite';
 import mediaRoutes from './routes/media';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
@@ -126,6 +127,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes);
   await app.register(verifyRoutes);
   await app.register(profileRoutes);
+  await app.register(inviteRoutes);
   await app.register(chatRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
