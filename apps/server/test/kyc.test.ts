@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createReviewService } from '../src/services/review';
 import { signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 const png = readFileSync(new URL('./fixtures/pixel.png', import.meta.url));
@@ -148,8 +149,8 @@ describe(`identity documents (${testDbKind})`, () => {
     const c = await signIn(t.app, { email });
     const first = (await upload(c, { idCard1: png, idCard2: png, idHold1: png, idHold2: jpeg })).body.data;
     const [{ id }] = await t.db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1`, [email]);
-    const { createProfileService } = await import('../src/services/profile');
-    const profiles = createProfileService(t.db, t.app.deps.media, t.app.log);
+    const reviews = createReviewService(t.db, t.app.deps.media);
+    const profiles = { review: async (...a: Parameters<typeof reviews.decide>) => (await reviews.decide(...a)).changed };
     expect(await profiles.review(id!, 'kyc', 'refuse', 'The photo is blurred')).toBe(true);
     expect((await c.get('/web/getKYCInfo')).body.data).toMatchObject({ status: 100, refuseReason: 'The photo is blurred' });
 

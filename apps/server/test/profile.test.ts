@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertProfileReady } from '../src/services/profile';
+import { createReviewService } from '../src/services/review';
 import { signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 let t: TestApp;
@@ -83,7 +84,8 @@ describe(`billing profile (${testDbKind})`, () => {
     const email = uniqueEmail('refused');
     const c = await signIn(t.app, { email });
     await c.post('/web/updateProfile', billing);
-    const { review } = await import('../src/services/profile').then((m) => m.createProfileService(t.db, t.app.deps.media, t.app.log));
+    const reviews = createReviewService(t.db, t.app.deps.media);
+    const review = async (...a: Parameters<typeof reviews.decide>) => (await reviews.decide(...a)).changed;
     const id = await accountIdOf(email);
     expect(await review(id, 'profile', 'refuse', 'The address does not match the card')).toBe(true);
     const refused = (await c.get('/web/getProfile')).body.data;

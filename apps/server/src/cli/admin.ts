@@ -5,10 +5,11 @@
  */
 import { parseArgs } from 'node:util';
 import { accountCommands } from './commands/account';
+import { reviewCommands } from './commands/review';
 import { CliError, openLocal, type Command, type OpenContext } from './context';
 import { forwardToServer } from './remote';
 
-export const commands: Command[] = [...accountCommands];
+export const commands: Command[] = [...accountCommands, ...reviewCommands];
 
 function help(out: (l?: string) => void) {
   out('usage: npm run admin -- <command> [arguments] [--brand <brand>]');

@@ -184,13 +184,6 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
         throw err;
       }
     },
-
-    /** Operator review of a profile or an identity submission under review (1 → 2 or 100). */
-    async review(accountId: number, what: 'profile' | 'kyc', decision: 'approve' | 'refuse', reason = ''): Promise<boolean> {
-      const status = decision === 'approve' ? 2 : 100;
-      const text = decision === 'approve' ? '' : reason.trim();
-      return what === 'profile' ? profileRepo.review(db, accountId, status, text) : kycRepo.review(db, accountId, status, text);
-    },
   };
 }
 
