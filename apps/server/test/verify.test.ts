@@ -92,7 +92,10 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
     // replace it with another verified address; set is refused now that it has one
     const next = uniqueEmail('next');
     const v2 = await verifyEmail(c, next);
-    expect((await c.post('/web/setEmailForAccount', { email: next, verifyid: v2 })).body.retcode).toBe(400000);
+    expect((await c.post('/web/setEmailForAccount', { email: next, verifyid: v2 })).body).toMatchObject({
+      retcode: 400000,
+      retmsg: 'This account already has an email address. Change it instead.',
+    });
     const upd = await c.post('/web/updateEmail', { email: next, verifyid: v2 });
     expect(upd.body.data).toEqual({ telCode: '1', phone, email: next });
     // the new address signs in to the same account
