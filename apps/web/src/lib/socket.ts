@@ -90,10 +90,30 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
     handlers.onState(next);
   };
 
+  /**
+   * The browser knows when it loses the network before any ping times out: the banner shows at once
+   * and the socket is let go; back online, it connects at once instead of waiting out its back-off.
+   * Decided: such a drop is ours, not the server's, so it does not count as a server close.
+   */
+  let wentOffline = false;
+  const onOffline = () => {
+    if (closed || !socket.connected) return;
+    wentOffline = true;
+    socket.disconnect();
+  };
+  const onOnline = () => {
+    if (closed) return;
+    if (wentOffline || !socket.connected) socket.connect();
+  };
+  window.addEventListener('offline', onOffline);
+  window.addEventListener('online', onOnline);
+
   const close = () => {
     if (closed) return;
     closed = true;
     window.clearTimeout(connectedTimer);
+    window.removeEventListener('offline', onOffline);
+    window.removeEventListener('online', onOnline);
     unsubscribeToken();
     socket.removeAllListeners();
     socket.io.removeAllListeners();
@@ -114,6 +134,7 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
     connectedTimer = window.setTimeout(() => {
       if (!socket.connected) return;
       setState('connected');
+      wentOffline = false;
       if (everConnected && dropped) handlers.onReconnect(serverClosed);
       everConnected = true;
       dropped = false;
@@ -125,7 +146,7 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
     window.clearTimeout(connectedTimer);
     if (closed) return;
     if (everConnected) dropped = true;
-    if (reason !== 'ping timeout') serverClosed = true;
+    if (reason !== 'ping timeout' && !(reason === 'io client disconnect' && wentOffline)) serverClosed = true;
     setState('disconnected');
     // the server ended this socket without a kick: come back (socket.io does not for this reason)
     if (reason === 'io server disconnect') socket.connect();

@@ -44,9 +44,8 @@ export function MessageView({
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(snap.messages), [snap.messages]);
   const [showJump, setShowJump] = useState(false);
-  const stick = useRef(true);
   const scrollTimer = useRef<number | undefined>(undefined);
-  const previous = useRef<{ first?: string; last?: string; count: number }>({ count: 0 });
+  const previous = useRef<{ last?: string | undefined; count: number }>({ count: 0 });
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -54,45 +53,47 @@ export function MessageView({
     estimateSize: (i) => estimate(rows[i]),
     overscan: 8,
     getItemKey: (i) => rows[i]?.key ?? i,
+    // chat behaviour: older pages arriving above keep the view where it is; new messages arriving
+    // while the view is near the bottom keep it at the bottom
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: constants.nearBottomPx,
   });
 
   const toBottom = useCallback(() => {
-    if (rows.length === 0) return;
-    virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    if (rows.length > 0) virtualizer.scrollToEnd();
   }, [rows.length, virtualizer]);
 
-  // keep the place: at the bottom when it was there (or when this tab just sent), still when older
-  // pages arrive above
+  // a conversation opens at its newest message; this tab's own send brings the view down to it
   useLayoutEffect(() => {
     const before = previous.current;
-    const first = rows[0]?.key;
-    const last = rows[rows.length - 1]?.key;
-    previous.current = { first, last, count: rows.length };
-    if (rows.length === 0) return;
-    const lastRow = rows[rows.length - 1];
-    const ownSend = lastRow?.kind === 'message' && lastRow.message.local === true && last !== before.last;
-    if (before.count === 0 || ownSend || (last !== before.last && stick.current)) {
-      toBottom();
-      return;
-    }
-    if (first !== before.first && last === before.last && scrollRef.current) {
-      // older messages came in above: keep what the user looks at where it is
-      const added = rows.findIndex((r) => r.key === before.first);
-      if (added > 0) {
-        let height = 0;
-        for (let i = 0; i < added; i++) height += estimate(rows[i]);
-        scrollRef.current.scrollTop += height;
-      }
-    }
+    const last = rows[rows.length - 1];
+    previous.current = { last: last?.key, count: rows.length };
+    if (!last) return;
+    const ownSend = last.kind === 'message' && last.message.local === true && last.key !== before.last;
+    if (before.count === 0 || ownSend) toBottom();
   }, [rows, toBottom]);
 
   useEffect(() => () => window.clearTimeout(scrollTimer.current), []);
+
+  // the pane got shorter or taller (a banner, the window): a view at the bottom stays there
+  const hasRows = rows.length > 0;
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || !hasRows || typeof ResizeObserver === 'undefined') return;
+    let height = el.clientHeight;
+    const observer = new ResizeObserver(() => {
+      if (el.clientHeight !== height && service.nearBottom) el.scrollTop = el.scrollHeight;
+      height = el.clientHeight;
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [hasRows, service]);
 
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
     const near = isNearBottom(el.scrollHeight, el.scrollTop, el.clientHeight);
-    stick.current = near;
     service.nearBottom = near;
     setShowJump(!near);
     window.clearTimeout(scrollTimer.current);
@@ -104,7 +105,6 @@ export function MessageView({
 
   // a new conversation starts at its bottom
   useEffect(() => {
-    stick.current = true;
     service.nearBottom = true;
     setShowJump(false);
   }, [convo, service]);

@@ -1,31 +1,31 @@
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { brand } from '../../../lib/config';
 import { money } from '../../../lib/money';
 import { chatId, useAccountInfo, useBalance } from '../../account/api';
 import { ComposeIcon } from './icons';
 
 /** The chat list's profile header (spec 000 §2): user id, balance and New SMS. */
 export function ProfileHeader({ onNewSms, canCompose }: { onNewSms: () => void; canCompose: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const info = useAccountInfo();
   const balance = useBalance();
   const id = chatId(info.data);
-  const unit = brand.currency.symbol ? '' : ` ${brand.currency.label[i18n.language === 'zh' ? 'zh' : 'en']}`;
   return (
     <header className="chats-profile">
-      <div className="chats-profile-text">
-        <div className="chats-profile-id">
-          <span className="muted">{t('chats.profile.userId')}</span>{' '}
-          <span data-testid="chat-user-id">{info.isPending ? '…' : id || '—'}</span>
+      <dl className="chats-profile-text">
+        <div className="chats-profile-line">
+          <dt className="muted">{t('chats.profile.userId')}</dt>
+          <dd className="chats-profile-id" data-testid="chat-user-id" title={id}>
+            {info.isPending ? '…' : id || '—'}
+          </dd>
         </div>
-        <div className="chats-profile-balance">
-          <span className="muted">{t('chats.profile.balance')}</span>{' '}
-          <strong data-testid="chat-balance">
-            {balance.isPending ? '…' : balance.isError ? '—' : `${money(balance.data.balance)}${unit}`}
-          </strong>
+        <div className="chats-profile-line">
+          <dt className="muted">{t('chats.profile.balance')}</dt>
+          <dd className="chats-profile-balance" data-testid="chat-balance">
+            {balance.isPending ? '…' : balance.isError ? '—' : money(balance.data.balance)}
+          </dd>
         </div>
-      </div>
+      </dl>
       <Button className="button primary chats-new" onPress={onNewSms} isDisabled={!canCompose}>
         <ComposeIcon />
         {t('chats.profile.newSms')}

@@ -81,11 +81,14 @@ export function regionOf(full: string): string | null {
   return parsePhoneNumberFromString(`+${full}`)?.country ?? null;
 }
 
-/** The country code and national part of a full number; a sender id has neither ('' and itself). */
+/**
+ * The country code and national part of a valid full number; a sender id, short code or number that is
+ * not valid has neither ('' and itself).
+ */
 export function splitFullNumber(full: string): { telCode: string; national: string } {
   if (!/^\d{5,16}$/.test(full)) return { telCode: '', national: full };
   const parsed = parsePhoneNumberFromString(`+${full}`);
-  if (!parsed) return { telCode: '', national: full };
+  if (!parsed?.isValid()) return { telCode: '', national: full };
   return { telCode: parsed.countryCallingCode, national: parsed.nationalNumber };
 }
 
