@@ -47,7 +47,7 @@ export const reviewCommands: Command[] = [
   },
   {
     name: 'review show',
-    usage: 'review show <id|email|+number> [folder] [--brand numa]',
+    usage: 'review show <id|email|+number> [/absolute/folder] [--brand numa]',
     summary: "Show an account's billing profile and identity documents; with a folder, write the images there.",
     async run(ctx, [account, folder]) {
       const a = await mustFind(ctx, account);
