@@ -8,7 +8,7 @@ import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { useProfileFlow } from '../billing/store';
-import { formatPhone } from '../contacts/logic';
+import { formatPhone } from '../contacts/phone';
 import { useIdentityDialog } from '../kyc/store';
 import { openVerify } from '../verify/store';
 import { chatId, useAccountInfo, useBalance } from './api';

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { Button, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, type ContactTag } from '@numa/contract';
@@ -29,70 +30,80 @@ export function ContactFormFields({ form, onChange, errors, defaultTelCode, auto
 
       <fieldset className="phone-rows">
         <legend className="field-label">{t('contacts.phones')}</legend>
-        {form.phones.map((row, i) => {
-          const e = errors?.phones[row.key];
-          return (
-            <div className="phone-edit-row" key={row.key} data-testid="phone-row">
-              <Select
-                className="field tag-field"
-                selectedKey={row.tag || null}
-                onSelectionChange={(k) => setRow(row.key, { tag: k as ContactTag })}
-                isInvalid={!!e?.tag}
-                aria-label={i === 0 ? undefined : t('contacts.tag')}
-              >
-                {i === 0 && <Label className="field-label">{t('contacts.tag')}</Label>}
-                <Button className="input select-button">
-                  <SelectValue>{({ selectedText }) => selectedText || t('contacts.tag')}</SelectValue>
-                  <span aria-hidden="true">▾</span>
+        <div className="phone-grid">
+          {/* the column titles are the inputs' names (each input carries it as its label) */}
+          <span className="phone-col" aria-hidden="true">
+            {t('contacts.tag')}
+          </span>
+          <span className="phone-col" aria-hidden="true">
+            {t('contacts.countryCode')}
+          </span>
+          <span className="phone-col" aria-hidden="true">
+            {t('contacts.phone')}
+          </span>
+          <span />
+          {form.phones.map((row) => {
+            const e = errors?.phones[row.key];
+            return (
+              <Fragment key={row.key}>
+                <Select
+                  className="tag-field"
+                  selectedKey={row.tag || null}
+                  onSelectionChange={(k) => setRow(row.key, { tag: k as ContactTag })}
+                  isInvalid={!!e?.tag}
+                  aria-label={t('contacts.tag')}
+                >
+                  <Button className="input select-button">
+                    <SelectValue>{({ selectedText }) => selectedText || t('contacts.tag')}</SelectValue>
+                    <span aria-hidden="true">▾</span>
+                  </Button>
+                  <FieldError className="field-error">{err(e?.tag)}</FieldError>
+                  <Popover className="popover">
+                    <ListBox className="listbox">
+                      {constants.contactTags.map((tag) => (
+                        <ListBoxItem key={tag} id={tag} className="listbox-item" textValue={t(`contacts.tags.${tag}`)}>
+                          {t(`contacts.tags.${tag}`)}
+                        </ListBoxItem>
+                      ))}
+                    </ListBox>
+                  </Popover>
+                </Select>
+                <TextField
+                  className="telcode-field"
+                  value={row.telCode}
+                  onChange={(v) => setRow(row.key, { telCode: v.replace(/[^\d+]/g, '').slice(0, 5) })}
+                  isInvalid={!!e?.telCode}
+                  aria-label={t('contacts.countryCode')}
+                >
+                  <div className="prefixed">
+                    <span aria-hidden="true">+</span>
+                    <Input className="input" inputMode="numeric" maxLength={5} autoComplete="off" />
+                  </div>
+                  <FieldError className="field-error">{err(e?.telCode)}</FieldError>
+                </TextField>
+                <TextField
+                  className="number-field"
+                  type="tel"
+                  value={row.number}
+                  onChange={(v) => setRow(row.key, { number: v })}
+                  isInvalid={!!e?.number}
+                  aria-label={t('contacts.phone')}
+                >
+                  <Input className="input" inputMode="tel" maxLength={24} autoComplete="off" data-testid="phone-number" />
+                  <FieldError className="field-error">{err(e?.number)}</FieldError>
+                </TextField>
+                <Button
+                  className="icon-button remove-phone"
+                  aria-label={t('contacts.removePhone')}
+                  isDisabled={form.phones.length === 1}
+                  onPress={() => onChange({ ...form, phones: form.phones.filter((r) => r.key !== row.key) })}
+                >
+                  <span aria-hidden="true">−</span>
                 </Button>
-                <FieldError className="field-error">{err(e?.tag)}</FieldError>
-                <Popover className="popover">
-                  <ListBox className="listbox">
-                    {constants.contactTags.map((tag) => (
-                      <ListBoxItem key={tag} id={tag} className="listbox-item" textValue={t(`contacts.tags.${tag}`)}>
-                        {t(`contacts.tags.${tag}`)}
-                      </ListBoxItem>
-                    ))}
-                  </ListBox>
-                </Popover>
-              </Select>
-              <TextField
-                className="field telcode-field"
-                value={row.telCode}
-                onChange={(v) => setRow(row.key, { telCode: v.replace(/[^\d+]/g, '').slice(0, 5) })}
-                isInvalid={!!e?.telCode}
-                aria-label={i === 0 ? undefined : t('contacts.countryCode')}
-              >
-                {i === 0 && <Label className="field-label">{t('contacts.countryCode')}</Label>}
-                <div className="prefixed">
-                  <span aria-hidden="true">+</span>
-                  <Input className="input" inputMode="numeric" maxLength={5} autoComplete="off" />
-                </div>
-                <FieldError className="field-error">{err(e?.telCode)}</FieldError>
-              </TextField>
-              <TextField
-                className="field grow"
-                type="tel"
-                value={row.number}
-                onChange={(v) => setRow(row.key, { number: v })}
-                isInvalid={!!e?.number}
-                aria-label={i === 0 ? undefined : t('contacts.phone')}
-              >
-                {i === 0 && <Label className="field-label">{t('contacts.phone')}</Label>}
-                <Input className="input" inputMode="tel" maxLength={24} autoComplete="off" />
-                <FieldError className="field-error">{err(e?.number)}</FieldError>
-              </TextField>
-              <Button
-                className="icon-button remove-phone"
-                aria-label={t('contacts.removePhone')}
-                isDisabled={form.phones.length === 1}
-                onPress={() => onChange({ ...form, phones: form.phones.filter((r) => r.key !== row.key) })}
-              >
-                <span aria-hidden="true">−</span>
-              </Button>
-            </div>
-          );
-        })}
+              </Fragment>
+            );
+          })}
+        </div>
         <Button
           className="link-button"
           isDisabled={form.phones.length >= constants.contactPhonesMax}
