@@ -124,7 +124,8 @@ export function createChatService(deps: {
     const dest = phoneFacts(p.toNumber);
     if (!dest || dest.full === own.fullNumber) return refuse(300031, 'toNumber is not a valid number');
     if (p.msgType === 'mms' && own.country === 'CA') return refuse(300034);
-    if (p.msgType === 'mms' && own.country === 'GB') return refuse(300035);
+    // UK: every +44 number (Great Britain, Northern Ireland and the Crown dependencies)
+    if (p.msgType === 'mms' && own.telCode === '44') return refuse(300035);
     if (own.tollFree && !own.tollFreeVerified) return refuse(300030);
     const isNew = !(await messagesRepo.hasConversation(db, accountId, own.fullNumber, dest.full));
     if (isNew && (await needsCaptcha(accountId))) return refuse(100010, 'too many new numbers in a short time');
@@ -214,7 +215,7 @@ export function createChatService(deps: {
     });
   }
 
-  async function process(job: CarrierJob): Promise<void> {
+  async function runJob(job: CarrierJob): Promise<void> {
     const row = await messagesRepo.byId(db, job.messageId);
     if (!row || row.status !== constants.messageStatus.pending) {
       await carrierJobsRepo.done(db, job.id);
@@ -269,7 +270,7 @@ export function createChatService(deps: {
     const jobs = await carrierJobsRepo.claim(db, { leaseMs: opts.leaseMs, limit: 20, ...filter });
     for (const job of jobs) {
       track(
-        process(job).catch((err: unknown) => {
+        runJob(job).catch((err: unknown) => {
           log.error({ err, jobId: job.id }, 'carrier job crashed; it is resumed when its lease ends');
         }),
       );
