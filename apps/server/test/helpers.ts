@@ -43,8 +43,17 @@ export async function openTestDb(): Promise<Database & { drop(): Promise<void> }
   };
 }
 
+/** Test servers keep their media under the OS temp folder, never in the repository's ./data. */
+const testDataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-test-data-'));
+
 export function testEnv(overrides: Record<string, string> = {}): Env {
-  return loadEnv({ NODE_ENV: 'test', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', WEB_DIST: '/nonexistent', ...overrides });
+  return loadEnv({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    WEB_DIST: '/nonexistent',
+    DATA_DIR: testDataDir,
+    ...overrides,
+  });
 }
 
 export interface TestApp {
