@@ -1,6 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import { io as connectIo, type Socket } from 'socket.io-client';
-import { constants, socketPath, toMinor, type ClientToServerEvents, type ReceiveMessage, type ServerToClientEvents } from '@numa/contract';
+import {
+  constants,
+  socketPath,
+  toMinor,
+  type ClientToServerEvents,
+  type ReceiveMessage,
+  type ServerToClientEvents,
+} from '@numa/contract';
 import type { Queryable } from '../src/db';
 import { ledgerRepo } from '../src/repositories/ledger';
 import { assignNumber } from '../src/services/numbers';
@@ -14,7 +21,9 @@ export interface ListeningApp extends TestApp {
 }
 
 /** A test app listening on a free port (socket.io needs a real server). */
-export async function startChatApp(opts: Partial<BuildOptions> & { envOverrides?: Record<string, string> } = {}): Promise<ListeningApp> {
+export async function startChatApp(
+  opts: Partial<BuildOptions> & { envOverrides?: Record<string, string> } = {},
+): Promise<ListeningApp> {
   const t = await startTestApp(opts);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
@@ -29,10 +38,10 @@ export async function makeUser(
 ) {
   const email = p.email ?? `chat${process.pid}x${userSeq++}@example.com`;
   const c = await signIn(t.app, { email }, p.host);
-  const [{ id: accountId }] = (await t.db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1 AND brand = $2`, [
-    email,
-    (p.host ?? 'localhost').split('.')[0] === 'localhost' ? 'numa' : (p.host ?? '').split('.')[0],
-  ])) as [{ id: number }];
+  const [{ id: accountId }] = (await t.db.query<{ id: number }>(
+    `SELECT id FROM accounts WHERE email = $1 AND brand = $2`,
+    [email, (p.host ?? 'localhost').split('.')[0] === 'localhost' ? 'numa' : (p.host ?? '').split('.')[0]],
+  )) as [{ id: number }];
   await t.db.tx(async (q) => {
     await assignNumber(q, { accountId, number: p.number, tollFreeVerified: p.tollFreeVerified ?? false });
     if (p.balance) await credit(q, accountId, p.balance);
@@ -41,11 +50,20 @@ export async function makeUser(
 }
 
 export async function credit(q: Queryable, accountId: number, amount: number) {
-  await ledgerRepo.apply(q, { accountId, type: constants.billTypes.adjustment, charge: toMinor(amount), options: { campaignName: 'test' } });
+  await ledgerRepo.apply(q, {
+    accountId,
+    type: constants.billTypes.adjustment,
+    charge: toMinor(amount),
+    options: { campaignName: 'test' },
+  });
 }
 
 /** A connected socket.io client (websocket), or the connect_error's data. */
-export function connect(url: string, token: string, opts: { host?: string; languagecode?: 'en' | 'zh_cn' } = {}): Promise<ChatClientSocket> {
+export function connect(
+  url: string,
+  token: string,
+  opts: { host?: string; languagecode?: 'en' | 'zh_cn' } = {},
+): Promise<ChatClientSocket> {
   return new Promise((resolve, reject) => {
     const socket: ChatClientSocket = connectIo(url, {
       path: socketPath,
@@ -82,7 +100,13 @@ export function inbox(socket: ChatClientSocket) {
       const found = seen.find(match);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching receiveMessage within ${timeoutMs} ms; seen ${JSON.stringify(seen)}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no matching receiveMessage within ${timeoutMs} ms; seen ${JSON.stringify(seen)}`),
+            ),
+          timeoutMs,
+        );
         waiters.push({ match, resolve: (m) => (clearTimeout(timer), resolve(m)) });
       });
     },
@@ -90,7 +114,11 @@ export function inbox(socket: ChatClientSocket) {
 }
 
 /** Waits until `check` returns a value that is not undefined/false (polling a condition, never a fixed sleep). */
-export async function until<T>(check: () => Promise<T | undefined | false | null>, timeoutMs = 10_000, everyMs = 25): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false | null>,
+  timeoutMs = 10_000,
+  everyMs = 25,
+): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -117,8 +145,15 @@ export const textPayload = (from: string, to: string, text: string, extra: Recor
 
 /** The balance in ten-thousandths and the account's bill rows, newest first. */
 export async function money(q: Queryable, accountId: number) {
-  const [a] = (await q.query<{ balance: number }>(`SELECT balance FROM accounts WHERE id = $1`, [accountId])) as [{ balance: number }];
-  const bills = await q.query<{ type: number; charge: number; afterBalance: number; options: Record<string, unknown> }>(
+  const [a] = (await q.query<{ balance: number }>(`SELECT balance FROM accounts WHERE id = $1`, [
+    accountId,
+  ])) as [{ balance: number }];
+  const bills = await q.query<{
+    type: number;
+    charge: number;
+    afterBalance: number;
+    options: Record<string, unknown>;
+  }>(
     `SELECT type, charge, after_balance AS "afterBalance", options FROM ledger WHERE account_id = $1 ORDER BY id DESC`,
     [accountId],
   );

@@ -37,10 +37,18 @@ const wav = (() => {
   return Buffer.concat([h, data]);
 })();
 
-const inbound = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/dev/inbound', payload });
+const inbound = (payload: Record<string, unknown>) =>
+  t.app.inject({ method: 'POST', url: '/dev/inbound', payload });
 
 /** Stores a message with a chosen date directly (history of past months). */
-async function stored(accountId: number, own: string, other: string, date: number, text: string, direction: 'in' | 'out' = 'in') {
+async function stored(
+  accountId: number,
+  own: string,
+  other: string,
+  date: number,
+  text: string,
+  direction: 'in' | 'out' = 'in',
+) {
   await t.db.tx((q) =>
     messagesRepo.insert(q, {
       accountId,
@@ -71,10 +79,27 @@ describe('getVirtualPhoneList', () => {
     const res = await u.c.get(endpoints.getVirtualPhoneList.path);
     expect(res.body.retcode).toBe(0);
     expect(res.body.data.virtualPhones).toEqual([
-      { telCode: '1', phone: '4155550201', paymentDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), monthRent: 0, planId: 0 },
-      { telCode: '1', phone: '6135550202', paymentDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), monthRent: 4.09, planId: 7 },
+      {
+        telCode: '1',
+        phone: '4155550201',
+        paymentDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        monthRent: 0,
+        planId: 0,
+      },
+      {
+        telCode: '1',
+        phone: '6135550202',
+        paymentDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+        monthRent: 4.09,
+        planId: 7,
+      },
     ]);
-    expect(res.body.data).toMatchObject({ canForward: false, canVoicemail: true, forwardStatus: 0, voicemailStatus: 0 });
+    expect(res.body.data).toMatchObject({
+      canForward: false,
+      canVoicemail: true,
+      forwardStatus: 0,
+      voicemailStatus: 0,
+    });
   });
 
   it('needs a session', async () => {
@@ -122,7 +147,10 @@ describe('chat lists and dialog paging', () => {
     const fresh = await a.c.get(endpoints.getChatListByDate.path, { since });
     expect(fresh.body.data.chatList.map((c: { text: string }) => c.text)).toEqual(['while you were away']);
     const older = await a.c.get(endpoints.getChatListByDate.path, { since: now - 120_000 });
-    expect(older.body.data.chatList.map((c: { text: string }) => c.text)).toEqual(['while you were away', 'today']);
+    expect(older.body.data.chatList.map((c: { text: string }) => c.text)).toEqual([
+      'while you were away',
+      'today',
+    ]);
   });
 
   it('pages a conversation newest first, month by month, with nextStartTime', async () => {
@@ -130,13 +158,26 @@ describe('chat lists and dialog paging', () => {
     const other = '12125550100';
     const prev = new Date(monthStart(1));
     const ym = prev.toISOString().slice(0, 7);
-    for (let i = 0; i < 7; i++) await stored(a.accountId, a.number, other, monthStart(1) + i * 60_000, `m${i}`);
+    for (let i = 0; i < 7; i++)
+      await stored(a.accountId, a.number, other, monthStart(1) + i * 60_000, `m${i}`);
     await stored(a.accountId, a.number, other, Date.now() - 10, 'this month');
 
-    const current = await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other, pageSize: 3 });
-    expect(current.body.data).toEqual({ dialogList: [expect.objectContaining({ text: 'this month', status: 0 })], nextStartTime: null });
+    const current = await a.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: other,
+      pageSize: 3,
+    });
+    expect(current.body.data).toEqual({
+      dialogList: [expect.objectContaining({ text: 'this month', status: 0 })],
+      nextStartTime: null,
+    });
 
-    const page1 = await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other, pageSize: 3, ym });
+    const page1 = await a.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: other,
+      pageSize: 3,
+      ym,
+    });
     expect(page1.body.data.dialogList.map((m: { text: string }) => m.text)).toEqual(['m6', 'm5', 'm4']);
     expect(page1.body.data.nextStartTime).toBe(monthStart(1) + 4 * 60_000);
     const page2 = await a.c.get(endpoints.getDialogList.path, {
@@ -154,7 +195,10 @@ describe('chat lists and dialog paging', () => {
       ym,
       startTime: page2.body.data.nextStartTime,
     });
-    expect(page3.body.data).toEqual({ dialogList: [expect.objectContaining({ text: 'm0' })], nextStartTime: null });
+    expect(page3.body.data).toEqual({
+      dialogList: [expect.objectContaining({ text: 'm0' })],
+      nextStartTime: null,
+    });
 
     const since = await a.c.get(endpoints.getDialogList.path, {
       ownFullNumber: a.number,
@@ -165,17 +209,30 @@ describe('chat lists and dialog paging', () => {
     expect(since.body.data.dialogList.map((m: { text: string }) => m.text)).toEqual(['m6', 'm5']);
 
     const another = await makeUser(t, { number: '+14155550222' });
-    const none = await another.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other, ym });
+    const none = await another.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: other,
+      ym,
+    });
     expect(none.body.data).toEqual({ dialogList: [], nextStartTime: null });
-    const bad = await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other, ym: '2026-13' });
+    const bad = await a.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: other,
+      ym: '2026-13',
+    });
     expect(bad.body.retcode).toBe(100001);
   });
 
   it('keeps dates distinct within a conversation even when messages arrive in the same millisecond', async () => {
     const a = await makeUser(t, { number: '+14155550231' });
     const when = Date.now();
-    await Promise.all([0, 1, 2, 3].map((i) => stored(a.accountId, a.number, '12125550300', when, `same ${i}`)));
-    const res = await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: '12125550300' });
+    await Promise.all(
+      [0, 1, 2, 3].map((i) => stored(a.accountId, a.number, '12125550300', when, `same ${i}`)),
+    );
+    const res = await a.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: '12125550300',
+    });
     const dates = res.body.data.dialogList.map((m: { date: number }) => m.date);
     expect(new Set(dates).size).toBe(4);
   });
@@ -189,7 +246,8 @@ describe('delSms', () => {
     await inbound({ from: '12125550400', to: a.number, text: 'two' });
     await inbound({ from: '12125550401', to: a.number, text: 'three' });
     const dialog = async (other: string) =>
-      (await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other })).body.data.dialogList as {
+      (await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other })).body
+        .data.dialogList as {
         smsId: string;
         date: number;
         text: string;
@@ -197,21 +255,29 @@ describe('delSms', () => {
     const two = (await dialog('12125550400')).find((m) => m.text === 'two')!;
 
     // someone else cannot delete it
-    const theirs = await b.c.call('DELETE', endpoints.delSms.path, { sms: JSON.stringify([{ smsId: two.smsId, date: two.date }]) });
+    const theirs = await b.c.call('DELETE', endpoints.delSms.path, {
+      sms: JSON.stringify([{ smsId: two.smsId, date: two.date }]),
+    });
     expect(theirs.body).toMatchObject({ retcode: 0, data: { deleted: 0 } });
 
-    const res = await a.c.call('DELETE', endpoints.delSms.path, { sms: JSON.stringify([{ smsId: two.smsId, date: two.date }]) });
+    const res = await a.c.call('DELETE', endpoints.delSms.path, {
+      sms: JSON.stringify([{ smsId: two.smsId, date: two.date }]),
+    });
     expect(res.body).toMatchObject({ retcode: 0, data: { deleted: 1 } });
     expect((await dialog('12125550400')).map((m) => m.text)).toEqual(['one']);
     // the chat list falls back to the newest message left
     const list = await a.c.get(endpoints.getChatList.path);
     expect(list.body.data.chatList.map((c: { text: string }) => c.text)).toEqual(['three', 'one']);
-    const again = await a.c.call('DELETE', endpoints.delSms.path, { sms: JSON.stringify([{ smsId: two.smsId, date: two.date }]) });
+    const again = await a.c.call('DELETE', endpoints.delSms.path, {
+      sms: JSON.stringify([{ smsId: two.smsId, date: two.date }]),
+    });
     expect(again.body.data.deleted).toBe(0);
 
     const chat = await a.c.call('DELETE', endpoints.delSms.path, { from: a.number, to: '12125550400' });
     expect(chat.body.data.deleted).toBe(1);
-    expect((await a.c.get(endpoints.getChatList.path)).body.data.chatList.map((c: { text: string }) => c.text)).toEqual(['three']);
+    expect(
+      (await a.c.get(endpoints.getChatList.path)).body.data.chatList.map((c: { text: string }) => c.text),
+    ).toEqual(['three']);
 
     // a new message brings the chat back, dated after everything before it
     await inbound({ from: '12125550400', to: a.number, text: 'four' });
@@ -220,7 +286,13 @@ describe('delSms', () => {
 
   it('refuses malformed requests with 100001', async () => {
     const a = await makeUser(t, { number: '+14155550251' });
-    for (const q of [{}, { sms: 'not json' }, { sms: '[]' }, { from: a.number }, { sms: '[{"smsId":"x","date":1}]', from: a.number, to: '12125550000' }]) {
+    for (const q of [
+      {},
+      { sms: 'not json' },
+      { sms: '[]' },
+      { from: a.number },
+      { sms: '[{"smsId":"x","date":1}]', from: a.number, to: '12125550000' },
+    ]) {
       const res = await a.c.call('DELETE', endpoints.delSms.path, q);
       expect(res.status).toBe(400);
       expect(res.body.retcode).toBe(100001);
@@ -232,19 +304,41 @@ describe('speechToText', () => {
   it('answers 600000 with the spec text when no provider is configured, after checking the media is yours', async () => {
     const a = await makeUser(t, { number: '+14155550261' });
     const b = await makeUser(t, { number: '+14155550262' });
-    const res = await inbound({ from: '12125550500', to: a.number, text: '', type: 'voicemail', media: [wav.toString('base64')] });
+    const res = await inbound({
+      from: '12125550500',
+      to: a.number,
+      text: '',
+      type: 'voicemail',
+      media: [wav.toString('base64')],
+    });
     expect(res.statusCode).toBe(200);
-    const [vm] = (await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: '12125550500' })).body.data.dialogList;
-    expect(vm).toMatchObject({ type: 'voicemail', getStt: true, sttStatus: 0, media: expect.stringMatching(/^\/media\//) });
+    const [vm] = (
+      await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: '12125550500' })
+    ).body.data.dialogList;
+    expect(vm).toMatchObject({
+      type: 'voicemail',
+      getStt: true,
+      sttStatus: 0,
+      media: expect.stringMatching(/^\/media\//),
+    });
 
-    const stt = await a.c.get(endpoints.speechToText.path, { media: vm.media, language: 'en-US', smsId: vm.smsId });
+    const stt = await a.c.get(endpoints.speechToText.path, {
+      media: vm.media,
+      language: 'en-US',
+      smsId: vm.smsId,
+    });
     expect(stt.status).toBe(400);
     expect(stt.body).toMatchObject({ retcode: 600000, retmsg: retmsg(600000, 'en') });
-    expect(stt.body.retmsg).toBe('Sorry! The Speech-to-text is temporarily unavailable. Please try again later.');
+    expect(stt.body.retmsg).toBe(
+      'Sorry! The Speech-to-text is temporarily unavailable. Please try again later.',
+    );
 
     const notYours = await b.c.get(endpoints.speechToText.path, { media: vm.media });
     expect(notYours.body.retcode).toBe(100002);
-    const badLang = await a.c.get(endpoints.speechToText.path, { media: vm.media, language: 'not a language' });
+    const badLang = await a.c.get(endpoints.speechToText.path, {
+      media: vm.media,
+      language: 'not a language',
+    });
     expect(badLang.body.retcode).toBe(100001);
   });
 
@@ -261,14 +355,23 @@ describe('speechToText', () => {
     const t2 = await startTestApp({ stt: port });
     try {
       const a = await makeUser(t2, { number: '+14155550271' });
-      await t2.app.inject({ method: 'POST', url: '/dev/inbound', payload: { from: '12125550600', to: a.number, type: 'voicemail', media: [wav.toString('base64')] } });
-      const dialog = () => a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: '12125550600' });
+      await t2.app.inject({
+        method: 'POST',
+        url: '/dev/inbound',
+        payload: { from: '12125550600', to: a.number, type: 'voicemail', media: [wav.toString('base64')] },
+      });
+      const dialog = () =>
+        a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: '12125550600' });
       const [vm] = (await dialog()).body.data.dialogList;
       const ok = await a.c.get(endpoints.speechToText.path, { media: vm.media, smsId: vm.smsId });
       expect(ok.body).toMatchObject({ retcode: 0, data: { text: 'call me back' } });
       expect(seen[0]).toMatchObject({ mime: 'audio/wav', language: 'auto' });
       expect((await dialog()).body.data.dialogList[0]).toMatchObject({ stt: 'call me back', sttStatus: 2 });
-      const failed = await a.c.get(endpoints.speechToText.path, { media: vm.media, smsId: vm.smsId, language: 'fr-FR' });
+      const failed = await a.c.get(endpoints.speechToText.path, {
+        media: vm.media,
+        smsId: vm.smsId,
+        language: 'fr-FR',
+      });
       expect(failed.body.retcode).toBe(600002);
       expect((await dialog()).body.data.dialogList[0]).toMatchObject({ sttStatus: 3 });
     } finally {
@@ -283,7 +386,12 @@ describe('getAdConfig', () => {
     expect(wetalk.body.data.bannerAdsPictureUrl).toMatch(/^https:\/\//);
     expect(wetalk.body.data.bannerAdsPictureUrlCn).toMatch(/^https:\/\//);
     const numa = await client(t.app).get(endpoints.getAdConfig.path);
-    expect(numa.body.data).toEqual({ bannerAdsRedirectUrl: '', bannerAdsPictureUrl: '', bannerAdsRedirectUrlCn: '', bannerAdsPictureUrlCn: '' });
+    expect(numa.body.data).toEqual({
+      bannerAdsRedirectUrl: '',
+      bannerAdsPictureUrl: '',
+      bannerAdsRedirectUrlCn: '',
+      bannerAdsPictureUrlCn: '',
+    });
   });
 });
 
@@ -292,9 +400,19 @@ describe('POST /dev/inbound', () => {
     const a = await makeUser(t, { number: '+14155550281' });
     const b = await makeUser(t, { number: '+14155550282' });
     await t.db.tx((q) => credit(q, b.accountId, 1));
-    const res = await inbound({ from: '+447911123456', to: `+${a.number}`, text: 'look', media: [`data:image/png;base64,${png.toString('base64')}`] });
+    const res = await inbound({
+      from: '+447911123456',
+      to: `+${a.number}`,
+      text: 'look',
+      media: [`data:image/png;base64,${png.toString('base64')}`],
+    });
     expect(res.json()).toEqual({ smsId: expect.stringMatching(/^in:DEV/) });
-    const [m] = (await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: '447911123456' })).body.data.dialogList;
+    const [m] = (
+      await a.c.get(endpoints.getDialogList.path, {
+        ownFullNumber: a.number,
+        otherFullNumber: '447911123456',
+      })
+    ).body.data.dialogList;
     expect(m).toMatchObject({ type: 'mms', text: 'look', direction: 'in' });
     const mine = await t.app.inject({ method: 'GET', url: m.media, headers: { 'auth-token': a.token } });
     expect(mine.statusCode).toBe(200);
@@ -305,8 +423,19 @@ describe('POST /dev/inbound', () => {
 
   it('refuses a number nobody holds, a bad file and bad input', async () => {
     const a = await makeUser(t, { number: '+14155550291' });
-    expect((await inbound({ from: '12125550000', to: '14155559999', text: 'hi' })).json().retcode).toBe(100002);
-    expect((await inbound({ from: '12125550000', to: a.number, text: 'x', media: [Buffer.from('plain text').toString('base64')] })).json().retcode).toBe(300038);
+    expect((await inbound({ from: '12125550000', to: '14155559999', text: 'hi' })).json().retcode).toBe(
+      100002,
+    );
+    expect(
+      (
+        await inbound({
+          from: '12125550000',
+          to: a.number,
+          text: 'x',
+          media: [Buffer.from('plain text').toString('base64')],
+        })
+      ).json().retcode,
+    ).toBe(300038);
     expect((await inbound({ from: '1', to: a.number, text: 'x' })).json().retcode).toBe(100001);
     expect((await inbound({ from: '12125550000', to: a.number, text: '' })).json().retcode).toBe(100001);
   });

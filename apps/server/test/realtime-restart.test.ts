@@ -2,7 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
-import { CarrierError, type CarrierPort, type CarrierSink, type OutboundMessage } from '../src/providers/carrier/port';
+import {
+  CarrierError,
+  type CarrierPort,
+  type CarrierSink,
+  type OutboundMessage,
+} from '../src/providers/carrier/port';
 import { SimulatedCarrier } from '../src/providers/carrier/simulator';
 import { SimulatedMail } from '../src/providers/mail/simulator';
 import { client, openTestDb, signIn, testEnv } from './helpers';
@@ -62,7 +67,9 @@ async function start(carrier: CarrierPort) {
 
 async function user(app: FastifyInstance, email: string, number: string, balance = 0) {
   const c = await signIn(app, { email });
-  const [{ id }] = (await db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1`, [email])) as [{ id: number }];
+  const [{ id }] = (await db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1`, [email])) as [
+    { id: number },
+  ];
   await db.tx(async (q) => {
     await assignNumber(q, { accountId: id, number });
     if (balance) await credit(q, id, balance);
@@ -95,7 +102,9 @@ describe('a restart in the middle of a send', () => {
     const p = textPayload(a.number, b.number, 'survives a crash');
     sa.emit('sendMessage', p);
     await until(async () => dying.calls.length === 1);
-    const [pending] = await db.query<{ status: number }>(`SELECT status FROM messages WHERE sms_id = $1`, [p.smsId]);
+    const [pending] = await db.query<{ status: number }>(`SELECT status FROM messages WHERE sms_id = $1`, [
+      p.smsId,
+    ]);
     expect(pending?.status).toBe(1);
     expect((await money(db, a.id)).balance).toBe(10_000 - 80);
 
@@ -114,13 +123,18 @@ describe('a restart in the middle of a send', () => {
     const bc = client(second.app);
     bc.setToken(b.token);
     const list = await bc.get('/web/getChatList');
-    expect(list.body.data.chatList).toEqual([expect.objectContaining({ text: 'survives a crash', direction: 'in', otherFullNumber: a.number })]);
+    expect(list.body.data.chatList).toEqual([
+      expect.objectContaining({ text: 'survives a crash', direction: 'in', otherFullNumber: a.number }),
+    ]);
 
     expect(healthy.calls).toHaveLength(1);
     const { balance, bills } = await money(db, a.id);
     expect(balance).toBe(10_000 - 80);
     expect(bills.filter((x) => x.type === 2)).toHaveLength(1);
-    const copies = await db.query(`SELECT 1 FROM messages WHERE account_id = $1 AND text = 'survives a crash'`, [b.id]);
+    const copies = await db.query(
+      `SELECT 1 FROM messages WHERE account_id = $1 AND text = 'survives a crash'`,
+      [b.id],
+    );
     expect(copies).toHaveLength(1);
     const [job] = await db.query<{ done: boolean; attempts: number }>(
       `SELECT done_at IS NOT NULL AS done, attempts FROM carrier_jobs j JOIN messages m ON m.id = j.message_id WHERE m.sms_id = $1`,
@@ -138,7 +152,9 @@ describe('a restart in the middle of a send', () => {
     const sa = await open(first.url, a.token);
     const p = textPayload(a.number, b.number, 'delivered, then the crash');
     sa.emit('sendMessage', p);
-    await until(async () => (await db.query(`SELECT 1 FROM messages WHERE account_id = $1`, [b.id])).length === 1);
+    await until(
+      async () => (await db.query(`SELECT 1 FROM messages WHERE account_id = $1`, [b.id])).length === 1,
+    );
     await first.app.close();
 
     // two servers come up at once: only one of them takes the job over

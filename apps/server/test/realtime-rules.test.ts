@@ -46,13 +46,26 @@ afterAll(async () => {
 });
 
 /** Sends and returns the failed receiveMessage; checks nothing was stored or charged. */
-async function refused(s: ChatClientSocket, accountId: number, payload: Record<string, unknown>, retcode: number) {
+async function refused(
+  s: ChatClientSocket,
+  accountId: number,
+  payload: Record<string, unknown>,
+  retcode: number,
+) {
   const before = await money(t.db, accountId);
   const i = inbox(s);
   s.emit('sendMessage', payload as never);
   const m = await i.next((x) => x.smsId === payload.smsId);
-  expect(ReceiveMessage.parse(m)).toMatchObject({ status: 2, retcode, retmsg: retmsg(retcode, 'en'), direction: 'out' });
-  const stored = await t.db.query(`SELECT 1 FROM messages WHERE account_id = $1 AND sms_id = $2`, [accountId, payload.smsId]);
+  expect(ReceiveMessage.parse(m)).toMatchObject({
+    status: 2,
+    retcode,
+    retmsg: retmsg(retcode, 'en'),
+    direction: 'out',
+  });
+  const stored = await t.db.query(`SELECT 1 FROM messages WHERE account_id = $1 AND sms_id = $2`, [
+    accountId,
+    payload.smsId,
+  ]);
   expect(stored).toHaveLength(0);
   expect(await money(t.db, accountId)).toEqual(before);
   return m;
@@ -69,7 +82,12 @@ describe('refused sends', () => {
     await refused(s, a.accountId, textPayload(a.number, a.number, 'myself'), 300031);
     await refused(s, a.accountId, textPayload(a.number, b.number, 'hi', { platform: 'wephone' }), 100016);
     await refused(s, a.accountId, textPayload(a.number, b.number, '   '), 100001);
-    await refused(s, a.accountId, textPayload(a.number, b.number, 'x'.repeat(constants.smsTextMax + 1)), 100001);
+    await refused(
+      s,
+      a.accountId,
+      textPayload(a.number, b.number, 'x'.repeat(constants.smsTextMax + 1)),
+      100001,
+    );
     await refused(s, a.accountId, textPayload(a.number, b.number, 'hi', { extra: 1 }), 100001);
     await refused(s, a.accountId, textPayload(a.number, '123', 'short'), 100001);
 
@@ -77,7 +95,9 @@ describe('refused sends', () => {
     const acks: unknown[] = [];
     for (const junk of [null, 42, 'text', [1, 2], { smsId: '../../etc' }, { fromNumber: { $gt: '' } }]) {
       // the contract's typing has no acknowledgement; a client may still ask for one
-      const withAck = s.timeout(5000) as unknown as { emitWithAck(event: string, payload: unknown): Promise<unknown> };
+      const withAck = s.timeout(5000) as unknown as {
+        emitWithAck(event: string, payload: unknown): Promise<unknown>;
+      };
       acks.push(await withAck.emitWithAck('sendMessage', junk));
     }
     expect(acks).toEqual(Array(6).fill({ retcode: 100001, retmsg: expect.any(String) }));
@@ -121,9 +141,22 @@ describe('refused sends', () => {
     await refused(await open(ca.token), ca.accountId, mmsPayload(ca.number, us.number), 300034);
     await refused(await open(uk.token), uk.accountId, mmsPayload(uk.number, us.number), 300035);
     const s = await open(us.token);
-    await refused(s, us.accountId, mmsPayload(us.number, ca.number, { fileBuffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), fileType: 'image/png' }), 300038);
+    await refused(
+      s,
+      us.accountId,
+      mmsPayload(us.number, ca.number, {
+        fileBuffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        fileType: 'image/png',
+      }),
+      300038,
+    );
     await refused(s, us.accountId, mmsPayload(us.number, ca.number, { fileType: 'image/svg+xml' }), 100001);
-    await refused(s, us.accountId, mmsPayload(us.number, ca.number, { fileBuffer: Buffer.alloc(constants.mmsMaxBytes + 1, 1) }), 100005);
+    await refused(
+      s,
+      us.accountId,
+      mmsPayload(us.number, ca.number, { fileBuffer: Buffer.alloc(constants.mmsMaxBytes + 1, 1) }),
+      100005,
+    );
     await refused(s, us.accountId, mmsPayload(us.number, ca.number, { fileBuffer: Buffer.alloc(0) }), 100001);
     expect(s.connected).toBe(true);
   });
@@ -138,7 +171,12 @@ describe('refused sends', () => {
     const p = mmsPayload(a.number, b.number, { text: 'a picture' });
     sa.emit('sendMessage', p);
     const sent = await ia.next((m) => m.smsId === p.smsId);
-    expect(sent).toMatchObject({ status: 0, msgType: 'mms', text: 'a picture', media: expect.stringMatching(/^\/media\/[\w-]+$/) });
+    expect(sent).toMatchObject({
+      status: 0,
+      msgType: 'mms',
+      text: 'a picture',
+      media: expect.stringMatching(/^\/media\/[\w-]+$/),
+    });
     const got = await ib.next((m) => m.direction === 'in');
     expect(got).toMatchObject({ msgType: 'mms', media: sent.media, text: 'a picture' });
     const { bills } = await money(t.db, a.accountId);
@@ -148,7 +186,11 @@ describe('refused sends', () => {
       [b, 200],
       [c, 404],
     ] as const) {
-      const res = await t.app.inject({ method: 'GET', url: sent.media, headers: { 'auth-token': who.token } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: sent.media,
+        headers: { 'auth-token': who.token },
+      });
       expect(res.statusCode).toBe(status);
     }
   });
@@ -172,7 +214,9 @@ describe('carrier failures', () => {
       [8, 500],
       [2, -500],
     ]);
-    const [row] = await t.db.query<{ status: number }>(`SELECT status FROM messages WHERE sms_id = $1`, [p.smsId]);
+    const [row] = await t.db.query<{ status: number }>(`SELECT status FROM messages WHERE sms_id = $1`, [
+      p.smsId,
+    ]);
     expect(row?.status).toBe(2);
   });
 });

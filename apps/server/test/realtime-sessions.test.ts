@@ -2,7 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, Kicked, retmsg } from '@numa/contract';
 import { AccountStatus } from '../src/repositories/accounts';
 import { signIn } from './helpers';
-import { connect, inbox, makeUser, startChatApp, textPayload, until, type ChatClientSocket, type ListeningApp } from './chat-support';
+import {
+  connect,
+  inbox,
+  makeUser,
+  startChatApp,
+  textPayload,
+  until,
+  type ChatClientSocket,
+  type ListeningApp,
+} from './chat-support';
 
 /** Sessions and sockets: kicked on sign-in elsewhere / logout / suspension, refresh keeps the socket, reconnect and refetch. */
 let t: ListeningApp;
@@ -50,7 +59,10 @@ describe('kicked', () => {
     expect(refreshed.body.retcode).toBe(0);
     a.c.setToken(refreshed.body.data.token);
     // the old token's grace passes; the socket still follows the session to its new token
-    await t.db.query(`UPDATE sessions SET revoked_at = revoked_at - interval '2 minutes', created_at = created_at - interval '2 minutes' WHERE account_id = $1`, [a.accountId]);
+    await t.db.query(
+      `UPDATE sessions SET revoked_at = revoked_at - interval '2 minutes', created_at = created_at - interval '2 minutes' WHERE account_id = $1`,
+      [a.accountId],
+    );
     const p = textPayload(a.number, '12125550411', 'after a refresh');
     s.emit('sendMessage', p);
     expect((await i.next((m) => m.smsId === p.smsId)).status).toBe(0);
@@ -93,10 +105,21 @@ describe('reconnect and refetch', () => {
     expect(back.connected).toBe(true);
     const fresh = await a.c.get(endpoints.getChatListByDate.path, { since });
     expect(fresh.body.data.chatList).toEqual([
-      expect.objectContaining({ ownFullNumber: a.number, otherFullNumber: b.number, text: 'while you were offline', direction: 'in' }),
+      expect.objectContaining({
+        ownFullNumber: a.number,
+        otherFullNumber: b.number,
+        text: 'while you were offline',
+        direction: 'in',
+      }),
     ]);
-    const dialog = await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: b.number, since });
-    expect(dialog.body.data.dialogList).toEqual([expect.objectContaining({ text: 'while you were offline', status: 0 })]);
+    const dialog = await a.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: b.number,
+      since,
+    });
+    expect(dialog.body.data.dialogList).toEqual([
+      expect.objectContaining({ text: 'while you were offline', status: 0 }),
+    ]);
   });
 
   it('a send repeated after a reconnect (same smsId) is stored and charged once, and confirmed again', async () => {
@@ -107,17 +130,25 @@ describe('reconnect and refetch', () => {
     const s1 = await open(a.token);
     const p = textPayload(a.number, b.number, 'only once');
     s1.emit('sendMessage', p);
-    await until(async () => (await t.db.query(`SELECT 1 FROM messages WHERE sms_id = $1 AND status = 0`, [p.smsId])).length > 0);
+    await until(
+      async () =>
+        (await t.db.query(`SELECT 1 FROM messages WHERE sms_id = $1 AND status = 0`, [p.smsId])).length > 0,
+    );
     s1.close();
     const s2 = await open(a.token);
     const i2 = inbox(s2);
     s2.emit('sendMessage', p);
     s2.emit('sendMessage', p);
     expect(await i2.next((m) => m.smsId === p.smsId)).toMatchObject({ status: 0, text: 'only once' });
-    const charges = await t.db.query(`SELECT 1 FROM ledger WHERE account_id = $1 AND type = 2`, [a.accountId]);
+    const charges = await t.db.query(`SELECT 1 FROM ledger WHERE account_id = $1 AND type = 2`, [
+      a.accountId,
+    ]);
     expect(charges).toHaveLength(1);
     await ib.next((m) => m.text === 'only once');
-    await until(async () => (await t.db.query(`SELECT 1 FROM messages WHERE account_id = $1`, [b.accountId])).length === 1);
+    await until(
+      async () =>
+        (await t.db.query(`SELECT 1 FROM messages WHERE account_id = $1`, [b.accountId])).length === 1,
+    );
     expect(ib.seen.filter((m) => m.text === 'only once')).toHaveLength(1);
   });
 });

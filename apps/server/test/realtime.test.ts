@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReceiveMessage, retmsg } from '@numa/contract';
-import { connect, inbox, makeUser, money, startChatApp, textPayload, type ChatClientSocket, type ListeningApp } from './chat-support';
+import {
+  connect,
+  inbox,
+  makeUser,
+  money,
+  startChatApp,
+  textPayload,
+  type ChatClientSocket,
+  type ListeningApp,
+} from './chat-support';
 
 /** The real-time channel with real socket.io clients: handshake, send, confirm, deliver, tabs, ledger. */
 let t: ListeningApp;
@@ -28,7 +37,9 @@ describe('handshake', () => {
 
   it("refuses a token on another brand's host", async () => {
     const u = await makeUser(t, { number: '+14155550131' });
-    await expect(connect(t.url, u.token, { host: 'wephone.localhost' })).rejects.toMatchObject({ data: { retcode: 100012 } });
+    await expect(connect(t.url, u.token, { host: 'wephone.localhost' })).rejects.toMatchObject({
+      data: { retcode: 100012 },
+    });
     const s = await open(u.token);
     expect(s.connected).toBe(true);
   });
@@ -72,7 +83,12 @@ describe('sending a text between two accounts of the platform', () => {
 
     const ma = await money(t.db, a.accountId);
     expect(ma.balance).toBe(10_000 - 80);
-    expect(ma.bills[0]).toMatchObject({ type: 2, charge: -80, afterBalance: 9_920, options: { direction: 'out', from: a.number, to: b.number, count: 1 } });
+    expect(ma.bills[0]).toMatchObject({
+      type: 2,
+      charge: -80,
+      afterBalance: 9_920,
+      options: { direction: 'out', from: a.number, to: b.number, count: 1 },
+    });
     // receiving is free
     expect((await money(t.db, b.accountId)).bills).toHaveLength(0);
 
@@ -120,7 +136,13 @@ describe('sending a text between two accounts of the platform', () => {
     const m1 = await in1.next((m) => m.text === 'from outside');
     const m2 = await in2.next((m) => m.text === 'from outside');
     expect(m1).toEqual(m2);
-    expect(m1).toMatchObject({ direction: 'in', fromNumber: '12125550100', fromTelCode: '1', fromPhone: '2125550100', toNumber: a.number });
+    expect(m1).toMatchObject({
+      direction: 'in',
+      fromNumber: '12125550100',
+      fromTelCode: '1',
+      fromPhone: '2125550100',
+      toNumber: a.number,
+    });
     expect(inbox(sb).seen).toHaveLength(0);
   });
 
@@ -130,6 +152,10 @@ describe('sending a text between two accounts of the platform', () => {
     const i = inbox(s);
     const p = textPayload(a.number, '14155550172', 'no money', { languagecode: 'zh_cn' });
     s.emit('sendMessage', p);
-    expect(await i.next((m) => m.smsId === p.smsId)).toMatchObject({ status: 2, retcode: 400001, retmsg: retmsg(400001, 'zh') });
+    expect(await i.next((m) => m.smsId === p.smsId)).toMatchObject({
+      status: 2,
+      retcode: 400001,
+      retmsg: retmsg(400001, 'zh'),
+    });
   });
 });

@@ -1,5 +1,10 @@
 import type { Server } from 'socket.io';
-import { socketEvents, type ClientToServerEvents, type Lang, type ServerToClientEvents } from '@numa/contract';
+import {
+  socketEvents,
+  type ClientToServerEvents,
+  type Lang,
+  type ServerToClientEvents,
+} from '@numa/contract';
 import type { MessageRow } from '../repositories/messages';
 import { toReceiveMessage } from '../services/chat-views';
 
@@ -15,7 +20,12 @@ export interface SocketData {
   lang: Lang;
 }
 
-export type RealtimeServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+export type RealtimeServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  InterServerEvents,
+  SocketData
+>;
 
 export const langs: readonly Lang[] = ['en', 'zh'];
 /** Every socket of an account is in its account room and in the room of its language. */
@@ -42,6 +52,7 @@ export class RealtimeHub {
   emitMessage(row: MessageRow) {
     const io = this.io;
     if (!io) return;
-    for (const lang of langs) io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+    for (const lang of langs)
+      io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
   }
 }

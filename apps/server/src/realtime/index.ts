@@ -57,7 +57,8 @@ export default fp(
     if (env.REDIS_URL) {
       pub = new Redis(env.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 2 });
       sub = pub.duplicate();
-      for (const c of [pub, sub]) c.on('error', (err) => log.warn({ err }, 'redis (socket.io adapter) error'));
+      for (const c of [pub, sub])
+        c.on('error', (err) => log.warn({ err }, 'redis (socket.io adapter) error'));
       io.adapter(createAdapter(pub, sub, { key: adapterKey(env.REDIS_KEY_PREFIX), requestsTimeout: 3000 }));
     }
     realtime.bind(io);
@@ -90,7 +91,10 @@ export default fp(
       );
     });
 
-    const kick = (socket: ChatSocket | Awaited<ReturnType<RealtimeServer['fetchSockets']>>[number], code: KickCode) => {
+    const kick = (
+      socket: ChatSocket | Awaited<ReturnType<RealtimeServer['fetchSockets']>>[number],
+      code: KickCode,
+    ) => {
       socket.emit(socketEvents.kicked, { retcode: code, retmsg: retmsg(code, socket.data.lang) });
       socket.disconnect(true);
     };
@@ -100,7 +104,8 @@ export default fp(
       const sockets = await io.local.in(accountRoom(accountId)).fetchSockets();
       const verdicts = new Map<number, Promise<KickCode | null>>();
       for (const s of sockets) {
-        if (!verdicts.has(s.data.sessionId)) verdicts.set(s.data.sessionId, sessionKick(db, s.data.sessionId));
+        if (!verdicts.has(s.data.sessionId))
+          verdicts.set(s.data.sessionId, sessionKick(db, s.data.sessionId));
         const code = await verdicts.get(s.data.sessionId)!;
         if (code) kick(s, code);
       }
@@ -117,11 +122,19 @@ export default fp(
     });
 
     /** A send refused before anything was stored: only the sending socket hears of it. */
-    function refuseSend(socket: ChatSocket, raw: Record<string, unknown>, code: Retcode, lang: Lang, ack?: Ack) {
+    function refuseSend(
+      socket: ChatSocket,
+      raw: Record<string, unknown>,
+      code: Retcode,
+      lang: Lang,
+      ack?: Ack,
+    ) {
       const text = retmsg(code, lang);
       ack?.({ retcode: code, retmsg: text });
-      const party = (v: unknown) => (typeof v === 'string' ? v.replace(/[^A-Za-z0-9]/g, '').slice(0, 16) : '');
-      const smsId = typeof raw.smsId === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(raw.smsId) ? raw.smsId : null;
+      const party = (v: unknown) =>
+        typeof v === 'string' ? v.replace(/[^A-Za-z0-9]/g, '').slice(0, 16) : '';
+      const smsId =
+        typeof raw.smsId === 'string' && /^[A-Za-z0-9_.:-]{1,64}$/.test(raw.smsId) ? raw.smsId : null;
       const from = party(raw.fromNumber);
       const to = party(raw.toNumber);
       // without an smsId (or numbers) the client could not match the failure to its message
@@ -151,7 +164,10 @@ export default fp(
 
     async function onSend(socket: ChatSocket, payload: unknown, ack?: Ack) {
       const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-      const lang: Lang = raw.languagecode === 'zh_cn' || raw.languagecode === 'en' ? langFromCode(raw.languagecode) : socket.data.lang;
+      const lang: Lang =
+        raw.languagecode === 'zh_cn' || raw.languagecode === 'en'
+          ? langFromCode(raw.languagecode)
+          : socket.data.lang;
       if (lang !== socket.data.lang) {
         void socket.leave(langRoom(socket.data.accountId, socket.data.lang));
         socket.data.lang = lang;
@@ -159,8 +175,13 @@ export default fp(
       }
       const parsed = SendPayload.safeParse(payload);
       if (!parsed.success) {
-        const tooLarge = parsed.error.issues.some((i) => i.path[0] === 'fileBuffer' && /larger than/.test(i.message));
-        log.info({ issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) }, 'bad sendMessage');
+        const tooLarge = parsed.error.issues.some(
+          (i) => i.path[0] === 'fileBuffer' && /larger than/.test(i.message),
+        );
+        log.info(
+          { issues: parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`) },
+          'bad sendMessage',
+        );
         return refuseSend(socket, raw, tooLarge ? 100005 : 100001, lang, ack);
       }
       const p = parsed.data;
@@ -185,7 +206,10 @@ export default fp(
         const callback = typeof ack === 'function' ? (ack as Ack) : undefined;
         onSend(socket, payload, callback).catch((err: unknown) => {
           log.error({ err }, 'sendMessage failed');
-          const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+          const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<
+            string,
+            unknown
+          >;
           refuseSend(socket, raw, 100000, socket.data.lang, callback);
         });
       });

@@ -37,7 +37,9 @@ export async function sessionKick(q: Queryable, sessionId: number): Promise<Kick
   if (tip.accountStatus === AccountStatus.suspended) return 100008;
   if (tip.revokedAt) {
     if (tip.revokeReason === 'elsewhere') return 100014;
-    const inGrace = tip.revokeReason === 'refreshed' && Date.now() - tip.revokedAt.getTime() < constants.tokenRefreshGraceMs;
+    const inGrace =
+      tip.revokeReason === 'refreshed' &&
+      Date.now() - tip.revokedAt.getTime() < constants.tokenRefreshGraceMs;
     if (!inGrace) return 100012;
   }
   if (tip.expiresAt.getTime() < Date.now()) return 100013;

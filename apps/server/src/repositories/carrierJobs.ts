@@ -8,7 +8,10 @@ export interface CarrierJob {
 
 export const carrierJobsRepo = {
   async enqueue(q: Queryable, messageId: number): Promise<number> {
-    const [row] = await q.query<{ id: number }>(`INSERT INTO carrier_jobs (message_id) VALUES ($1) RETURNING id`, [messageId]);
+    const [row] = await q.query<{ id: number }>(
+      `INSERT INTO carrier_jobs (message_id) VALUES ($1) RETURNING id`,
+      [messageId],
+    );
     return row!.id;
   },
 
@@ -16,7 +19,10 @@ export const carrierJobsRepo = {
    * Claims due jobs for `leaseMs` (one statement: FOR UPDATE SKIP LOCKED, so two workers never take the
    * same row). A job whose lease ran out (its process died) is due again.
    */
-  async claim(q: Queryable, p: { leaseMs: number; limit: number; jobId?: number; messageId?: number }): Promise<CarrierJob[]> {
+  async claim(
+    q: Queryable,
+    p: { leaseMs: number; limit: number; jobId?: number; messageId?: number },
+  ): Promise<CarrierJob[]> {
     return q.query<CarrierJob>(
       `UPDATE carrier_jobs SET locked_until = now() + $1 * interval '1 millisecond', attempts = attempts + 1
         WHERE id IN (
@@ -44,7 +50,10 @@ export const carrierJobsRepo = {
   /** Media types of stored files, by id (what the carrier needs to attach them). */
   async mediaTypes(q: Queryable, ids: string[]): Promise<Map<string, string>> {
     if (!ids.length) return new Map();
-    const rows = await q.query<{ id: string; mime: string }>(`SELECT id, mime FROM media WHERE id = ANY($1::text[])`, [ids]);
+    const rows = await q.query<{ id: string; mime: string }>(
+      `SELECT id, mime FROM media WHERE id = ANY($1::text[])`,
+      [ids],
+    );
     return new Map(rows.map((r) => [r.id, r.mime]));
   },
 };

@@ -28,7 +28,9 @@ export interface MessageRow {
   deleted: boolean;
 }
 
-const cols = (m = '') => `${m}id, ${m}account_id AS "accountId", ${m}own_full_number AS "ownFullNumber", ${m}own_tel_code AS "ownTelCode",
+const cols = (
+  m = '',
+) => `${m}id, ${m}account_id AS "accountId", ${m}own_full_number AS "ownFullNumber", ${m}own_tel_code AS "ownTelCode",
   ${m}other_full_number AS "otherFullNumber", ${m}other_tel_code AS "otherTelCode", ${m}direction, ${m}type, ${m}text, ${m}media,
   ${m}status, ${m}retcode, ${m}retmsg, ${m}highlight_target AS "highlightTarget", ${m}highlight_text AS "highlightText",
   ${m}sms_id AS "smsId", ${m}date, ${m}charge, ${m}segments, ${m}carrier, ${m}carrier_id AS "carrierId", ${m}stt,
@@ -58,7 +60,10 @@ export interface NewMessage {
 
 export const messagesRepo = {
   async bySmsId(q: Queryable, accountId: number, smsId: string): Promise<MessageRow | null> {
-    const [row] = await q.query<MessageRow>(`SELECT ${cols()} FROM messages WHERE account_id = $1 AND sms_id = $2`, [accountId, smsId]);
+    const [row] = await q.query<MessageRow>(
+      `SELECT ${cols()} FROM messages WHERE account_id = $1 AND sms_id = $2`,
+      [accountId, smsId],
+    );
     return row ?? null;
   },
 
@@ -81,9 +86,14 @@ export const messagesRepo = {
    * Returns null when the account already has a message with this smsId (an idempotent repeat).
    */
   async insert(q: Queryable, m: NewMessage): Promise<MessageRow | null> {
-    const [dup] = await q.query<{ id: number }>(`SELECT id FROM messages WHERE account_id = $1 AND sms_id = $2`, [m.accountId, m.smsId]);
+    const [dup] = await q.query<{ id: number }>(
+      `SELECT id FROM messages WHERE account_id = $1 AND sms_id = $2`,
+      [m.accountId, m.smsId],
+    );
     if (dup) return null;
-    const [{ id }] = (await q.query<{ id: number }>(`SELECT nextval('messages_id_seq')::bigint AS id`)) as [{ id: number }];
+    const [{ id }] = (await q.query<{ id: number }>(`SELECT nextval('messages_id_seq')::bigint AS id`)) as [
+      { id: number },
+    ];
     const wanted = m.date ?? Date.now();
     const [chat] = await q.query<{ date: number }>(
       `INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
@@ -129,7 +139,13 @@ export const messagesRepo = {
   async setOutcome(
     q: Queryable,
     id: number,
-    o: { status: 0 | 2; retcode?: number | null; retmsg?: string | null; carrier?: string | null; carrierId?: string | null },
+    o: {
+      status: 0 | 2;
+      retcode?: number | null;
+      retmsg?: string | null;
+      carrier?: string | null;
+      carrierId?: string | null;
+    },
   ): Promise<MessageRow | null> {
     const [row] = await q.query<MessageRow>(
       `UPDATE messages SET status = $2, retcode = $3, retmsg = $4, carrier = COALESCE($5, carrier), carrier_id = COALESCE($6, carrier_id)
@@ -141,11 +157,10 @@ export const messagesRepo = {
 
   /** Whether this own number has ever exchanged a message with that party (deleted ones count). */
   async hasConversation(q: Queryable, accountId: number, own: string, other: string): Promise<boolean> {
-    const rows = await q.query(`SELECT 1 FROM chats WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3`, [
-      accountId,
-      own,
-      other,
-    ]);
+    const rows = await q.query(
+      `SELECT 1 FROM chats WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3`,
+      [accountId, own, other],
+    );
     return rows.length > 0;
   },
 
@@ -162,14 +177,31 @@ export const messagesRepo = {
   /** A page of a conversation, newest first, within [from, to) and the optional bounds. */
   async dialog(
     q: Queryable,
-    p: { accountId: number; own: string; other: string; from: number; to: number; before?: number; after?: number; limit: number },
+    p: {
+      accountId: number;
+      own: string;
+      other: string;
+      from: number;
+      to: number;
+      before?: number;
+      after?: number;
+      limit: number;
+    },
   ): Promise<MessageRow[]> {
     return q.query<MessageRow>(
       `SELECT ${cols()} FROM messages
         WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3 AND NOT deleted
           AND date >= $4 AND date < $5 AND date > $6
         ORDER BY date DESC LIMIT $7`,
-      [p.accountId, p.own, p.other, p.from, Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER), p.after ?? -1, p.limit],
+      [
+        p.accountId,
+        p.own,
+        p.other,
+        p.from,
+        Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER),
+        p.after ?? -1,
+        p.limit,
+      ],
     );
   },
 
@@ -210,7 +242,12 @@ export const messagesRepo = {
     );
   },
 
-  async setStt(q: Queryable, accountId: number, smsId: string, s: { stt: string | null; sttStatus: number }): Promise<void> {
+  async setStt(
+    q: Queryable,
+    accountId: number,
+    smsId: string,
+    s: { stt: string | null; sttStatus: number },
+  ): Promise<void> {
     await q.query(`UPDATE messages SET stt = $3, stt_status = $4 WHERE account_id = $1 AND sms_id = $2`, [
       accountId,
       smsId,

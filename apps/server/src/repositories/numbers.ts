@@ -25,11 +25,15 @@ const cols = `id, account_id AS "accountId", tel_code AS "telCode", number, full
 export const numbersRepo = {
   /** The account's numbers, oldest first ('me' is the first when none is chosen). */
   async ofAccount(q: Queryable, accountId: number): Promise<VirtualNumber[]> {
-    return q.query<VirtualNumber>(`SELECT ${cols} FROM virtual_numbers WHERE account_id = $1 ORDER BY id`, [accountId]);
+    return q.query<VirtualNumber>(`SELECT ${cols} FROM virtual_numbers WHERE account_id = $1 ORDER BY id`, [
+      accountId,
+    ]);
   },
 
   async byFullNumber(q: Queryable, fullNumber: string): Promise<VirtualNumber | null> {
-    const [row] = await q.query<VirtualNumber>(`SELECT ${cols} FROM virtual_numbers WHERE full_number = $1`, [fullNumber]);
+    const [row] = await q.query<VirtualNumber>(`SELECT ${cols} FROM virtual_numbers WHERE full_number = $1`, [
+      fullNumber,
+    ]);
     return row ?? null;
   },
 
@@ -53,21 +57,40 @@ export const numbersRepo = {
                                     plan_id, payment_date, month_rent)
        VALUES ($1, $2, $3, $2 || $3, $4, $5, $6, $7, $8::date, $9)
        ON CONFLICT (full_number) DO NOTHING RETURNING ${cols}`,
-      [n.accountId, n.telCode, n.number, n.country, n.tollFree, n.tollFreeVerified, n.planId, n.paymentDate, n.monthRent],
+      [
+        n.accountId,
+        n.telCode,
+        n.number,
+        n.country,
+        n.tollFree,
+        n.tollFreeVerified,
+        n.planId,
+        n.paymentDate,
+        n.monthRent,
+      ],
     );
     return row ?? null;
   },
 
   async remove(q: Queryable, fullNumber: string): Promise<VirtualNumber | null> {
-    const [row] = await q.query<VirtualNumber>(`DELETE FROM virtual_numbers WHERE full_number = $1 RETURNING ${cols}`, [fullNumber]);
+    const [row] = await q.query<VirtualNumber>(
+      `DELETE FROM virtual_numbers WHERE full_number = $1 RETURNING ${cols}`,
+      [fullNumber],
+    );
     return row ?? null;
   },
 
-  async callSettings(q: Queryable, accountId: number): Promise<{ forwardStatus: 0 | 1; voicemailStatus: 0 | 1 }> {
+  async callSettings(
+    q: Queryable,
+    accountId: number,
+  ): Promise<{ forwardStatus: 0 | 1; voicemailStatus: 0 | 1 }> {
     const [row] = await q.query<{ forwardStatus: number; voicemailStatus: number }>(
       `SELECT forward_status AS "forwardStatus", voicemail_status AS "voicemailStatus" FROM call_settings WHERE account_id = $1`,
       [accountId],
     );
-    return { forwardStatus: row?.forwardStatus === 1 ? 1 : 0, voicemailStatus: row?.voicemailStatus === 1 ? 1 : 0 };
+    return {
+      forwardStatus: row?.forwardStatus === 1 ? 1 : 0,
+      voicemailStatus: row?.voicemailStatus === 1 ? 1 : 0,
+    };
   },
 };

@@ -16,9 +16,13 @@ export default async function carrierRoutes(app: FastifyInstance) {
   const twilio = carrier;
 
   // Twilio posts application/x-www-form-urlencoded; these routes read it as a flat record.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 256 * 1024 }, (_req, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 256 * 1024 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   const verified = (req: FastifyRequest): Record<string, string> => {
     const params = (req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, string>;
@@ -57,15 +61,19 @@ export default async function carrierRoutes(app: FastifyInstance) {
     return reply.code(204).send();
   });
 
-  app.get<{ Params: { id: string }; Querystring: { exp?: string; sig?: string } }>(`${twilioPaths.media}/:id`, async (req, reply) => {
-    const { id } = req.params;
-    if (!/^[A-Za-z0-9_-]{8,80}$/.test(id) || !twilio.verifyMediaLink(id, req.query.exp, req.query.sig)) throw new ApiError(100003);
-    const file = await media.readAny(id);
-    if (!file) throw new ApiError(100002);
-    return reply
-      .type(file.mime)
-      .header('cache-control', 'private, max-age=3600')
-      .header('x-content-type-options', 'nosniff')
-      .send(file.bytes);
-  });
+  app.get<{ Params: { id: string }; Querystring: { exp?: string; sig?: string } }>(
+    `${twilioPaths.media}/:id`,
+    async (req, reply) => {
+      const { id } = req.params;
+      if (!/^[A-Za-z0-9_-]{8,80}$/.test(id) || !twilio.verifyMediaLink(id, req.query.exp, req.query.sig))
+        throw new ApiError(100003);
+      const file = await media.readAny(id);
+      if (!file) throw new ApiError(100002);
+      return reply
+        .type(file.mime)
+        .header('cache-control', 'private, max-age=3600')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.bytes);
+    },
+  );
 }

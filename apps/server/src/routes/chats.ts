@@ -63,7 +63,11 @@ export default async function chatRoutes(app: FastifyInstance) {
 
   route(app, endpoints.getChatListByDate, async ({ session, input }) => {
     const serverTime = Date.now();
-    const rows = await messagesRepo.chatList(db, session.accountId, Math.max(0, input.since - chatListGraceMs));
+    const rows = await messagesRepo.chatList(
+      db,
+      session.accountId,
+      Math.max(0, input.since - chatListGraceMs),
+    );
     return { chatList: rows.map(toChatListItem), serverTime };
   });
 
@@ -81,7 +85,10 @@ export default async function chatRoutes(app: FastifyInstance) {
     });
     const page = rows.slice(0, input.pageSize);
     const more = rows.length > input.pageSize;
-    return { dialogList: page.map(toDialogMessage), nextStartTime: more ? page[page.length - 1]!.date : null };
+    return {
+      dialogList: page.map(toDialogMessage),
+      nextStartTime: more ? page[page.length - 1]!.date : null,
+    };
   });
 
   route(app, endpoints.delSms, async ({ session, input }) => {
@@ -103,16 +110,25 @@ export default async function chatRoutes(app: FastifyInstance) {
       if (!file) throw new ApiError(100002, null, 'media');
       if (input.smsId) {
         const message = await messagesRepo.bySmsId(db, session.accountId, input.smsId);
-        if (!message || !message.media.split(',').includes(`/media/${id}`)) throw new ApiError(100002, null, 'smsId');
+        if (!message || !message.media.split(',').includes(`/media/${id}`))
+          throw new ApiError(100002, null, 'smsId');
       }
       try {
         const text = await stt.transcribe({ bytes: file.bytes, mime: file.mime, language: input.language });
-        if (input.smsId) await messagesRepo.setStt(db, session.accountId, input.smsId, { stt: text, sttStatus: constants.sttStatus.done });
+        if (input.smsId)
+          await messagesRepo.setStt(db, session.accountId, input.smsId, {
+            stt: text,
+            sttStatus: constants.sttStatus.done,
+          });
         return { text };
       } catch (err) {
         if (err instanceof SttUnavailableError) throw new ApiError(600000);
         if (err instanceof SttFailedError) {
-          if (input.smsId) await messagesRepo.setStt(db, session.accountId, input.smsId, { stt: null, sttStatus: constants.sttStatus.failed });
+          if (input.smsId)
+            await messagesRepo.setStt(db, session.accountId, input.smsId, {
+              stt: null,
+              sttStatus: constants.sttStatus.failed,
+            });
           throw new ApiError(600002);
         }
         throw err;
@@ -123,6 +139,13 @@ export default async function chatRoutes(app: FastifyInstance) {
 
   route(app, endpoints.getAdConfig, async ({ ctx }) => {
     const row = await adsRepo.ofBrand(db, ctx.brand.id);
-    return row ?? { bannerAdsRedirectUrl: '', bannerAdsPictureUrl: '', bannerAdsRedirectUrlCn: '', bannerAdsPictureUrlCn: '' };
+    return (
+      row ?? {
+        bannerAdsRedirectUrl: '',
+        bannerAdsPictureUrl: '',
+        bannerAdsRedirectUrlCn: '',
+        bannerAdsPictureUrlCn: '',
+      }
+    );
   });
 }

@@ -20,9 +20,15 @@ const Base64File = z
 
 const DevInbound = z.strictObject({
   /** The sender from outside: a number (with or without '+', spaces) or a sender id. */
-  from: z.string().transform((s) => s.replace(/[\s()+-]/g, '')).pipe(PartyNumber),
+  from: z
+    .string()
+    .transform((s) => s.replace(/[\s()+-]/g, ''))
+    .pipe(PartyNumber),
   /** One of our numbers. */
-  to: z.string().transform((s) => s.replace(/\D/g, '')).pipe(z.string().min(5).max(16)),
+  to: z
+    .string()
+    .transform((s) => s.replace(/\D/g, ''))
+    .pipe(z.string().min(5).max(16)),
   text: z.string().max(constants.smsTextMax).default(''),
   media: z.array(Base64File).max(10).optional(),
   type: z.enum(['sms', 'mms', 'verificationCode', 'voicemail']).optional(),
@@ -35,21 +41,25 @@ const DevInbound = z.strictObject({
  */
 export default async function devInboundRoutes(app: FastifyInstance) {
   const { chats } = app.deps;
-  app.post('/dev/inbound', { bodyLimit: Math.ceil((constants.mmsMaxBytes * 4) / 3) + 64 * 1024 }, async (req) => {
-    const parsed = DevInbound.safeParse(req.body ?? {});
-    if (!parsed.success) throw invalid(parsed.error);
-    const { from, to, text, media = [], type } = parsed.data;
-    if (!text.trim() && !media.length) throw new ApiError(100001, null, 'text or media is required');
-    const carrierId = `DEV${randomUUID().replaceAll('-', '')}`;
-    const { delivered } = await chats.sink.inbound({
-      carrierId,
-      from,
-      to,
-      text,
-      media: media.map((bytes) => ({ bytes })),
-      ...(type ? { type } : {}),
-    });
-    if (!delivered) throw new ApiError(100002, null, 'no account holds this number');
-    return { smsId: `in:${carrierId}` };
-  });
+  app.post(
+    '/dev/inbound',
+    { bodyLimit: Math.ceil((constants.mmsMaxBytes * 4) / 3) + 64 * 1024 },
+    async (req) => {
+      const parsed = DevInbound.safeParse(req.body ?? {});
+      if (!parsed.success) throw invalid(parsed.error);
+      const { from, to, text, media = [], type } = parsed.data;
+      if (!text.trim() && !media.length) throw new ApiError(100001, null, 'text or media is required');
+      const carrierId = `DEV${randomUUID().replaceAll('-', '')}`;
+      const { delivered } = await chats.sink.inbound({
+        carrierId,
+        from,
+        to,
+        text,
+        media: media.map((bytes) => ({ bytes })),
+        ...(type ? { type } : {}),
+      });
+      if (!delivered) throw new ApiError(100002, null, 'no account holds this number');
+      return { smsId: `in:${carrierId}` };
+    },
+  );
 }

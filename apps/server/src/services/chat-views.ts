@@ -1,8 +1,16 @@
-import { constants, retmsg, type ChatListItem, type Lang, type Message, type ReceiveMessage } from '@numa/contract';
+import {
+  constants,
+  retmsg,
+  type ChatListItem,
+  type Lang,
+  type Message,
+  type ReceiveMessage,
+} from '@numa/contract';
 import type { MessageRow } from '../repositories/messages';
 
 /** The national part of a party number ('' tel code: the whole of it). */
-const nationalOf = (full: string, telCode: string) => (telCode && full.startsWith(telCode) ? full.slice(telCode.length) : full);
+const nationalOf = (full: string, telCode: string) =>
+  telCode && full.startsWith(telCode) ? full.slice(telCode.length) : full;
 
 /**
  * The text a failed message shows: the retcode's words in the reader's language; for the generic
@@ -16,8 +24,16 @@ export function failureText(row: Pick<MessageRow, 'retcode' | 'retmsg'>, lang: L
 
 /** A stored message as the socket's receiveMessage (spec 000 §7). */
 export function toReceiveMessage(row: MessageRow, lang: Lang): ReceiveMessage {
-  const own = { number: row.ownFullNumber, telCode: row.ownTelCode, phone: nationalOf(row.ownFullNumber, row.ownTelCode) };
-  const other = { number: row.otherFullNumber, telCode: row.otherTelCode, phone: nationalOf(row.otherFullNumber, row.otherTelCode) };
+  const own = {
+    number: row.ownFullNumber,
+    telCode: row.ownTelCode,
+    phone: nationalOf(row.ownFullNumber, row.ownTelCode),
+  };
+  const other = {
+    number: row.otherFullNumber,
+    telCode: row.otherTelCode,
+    phone: nationalOf(row.otherFullNumber, row.otherTelCode),
+  };
   const [from, to] = row.direction === 'out' ? [own, other] : [other, own];
   return {
     fromNumber: from.number,

@@ -3,7 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db';
 import { isApiError } from '../lib/errors';
 import { countSegments, phoneFacts, telCodeOf } from '../lib/sms';
-import { CarrierError, type CarrierPort, type CarrierSink, type InboundMessage, type StatusUpdate } from '../providers/carrier/port';
+import {
+  CarrierError,
+  type CarrierPort,
+  type CarrierSink,
+  type InboundMessage,
+  type StatusUpdate,
+} from '../providers/carrier/port';
 import { accountsRepo } from '../repositories/accounts';
 import { carrierJobsRepo, type CarrierJob } from '../repositories/carrierJobs';
 import { rateEventsRepo } from '../repositories/codes';
@@ -78,7 +84,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CarrierError(`carrier did not answer in ${ms} ms`, 'timeout', false)), ms);
+    timer = setTimeout(
+      () => reject(new CarrierError(`carrier did not answer in ${ms} ms`, 'timeout', false)),
+      ms,
+    );
   });
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
@@ -103,7 +112,11 @@ export function createChatService(deps: {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
 
-  const refuse = (retcode: Retcode, detail?: string): SendResult => ({ kind: 'refused', retcode, ...(detail ? { detail } : {}) });
+  const refuse = (retcode: Retcode, detail?: string): SendResult => ({
+    kind: 'refused',
+    retcode,
+    ...(detail ? { detail } : {}),
+  });
 
   /** Whether starting a conversation with one more new number needs a captcha first. */
   async function needsCaptcha(accountId: number): Promise<boolean> {
@@ -128,7 +141,8 @@ export function createChatService(deps: {
     if (p.msgType === 'mms' && own.telCode === '44') return refuse(300035);
     if (own.tollFree && !own.tollFreeVerified) return refuse(300030);
     const isNew = !(await messagesRepo.hasConversation(db, accountId, own.fullNumber, dest.full));
-    if (isNew && (await needsCaptcha(accountId))) return refuse(100010, 'too many new numbers in a short time');
+    if (isNew && (await needsCaptcha(accountId)))
+      return refuse(100010, 'too many new numbers in a short time');
 
     const rate = await ratesRepo.forDestination(db, currencyOf(sender.brand), dest.country);
     if (!rate) throw new Error(`no message rate for ${currencyOf(sender.brand)} ${dest.country}`);
@@ -143,7 +157,14 @@ export function createChatService(deps: {
           accountId,
           type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
           charge: -charge,
-          options: { direction: 'out', from: own.fullNumber, to: dest.full, type: p.msgType, count: segments, countryCode: dest.telCode },
+          options: {
+            direction: 'out',
+            from: own.fullNumber,
+            to: dest.full,
+            type: p.msgType,
+            count: segments,
+            countryCode: dest.telCode,
+          },
           idempotencyKey: `msg:${accountId}:${p.smsId}`,
         });
         if (!applied) {
@@ -196,18 +217,37 @@ export function createChatService(deps: {
   }
 
   /** Refunds a failed message's charge once. */
-  async function failMessage(row: MessageRow, retcode: Retcode, reason: string, jobId: number | null): Promise<MessageRow | null> {
+  async function failMessage(
+    row: MessageRow,
+    retcode: Retcode,
+    reason: string,
+    jobId: number | null,
+  ): Promise<MessageRow | null> {
     return db.tx(async (q) => {
-      const [locked] = await q.query<{ status: number }>(`SELECT status FROM messages WHERE id = $1 FOR UPDATE`, [row.id]);
+      const [locked] = await q.query<{ status: number }>(
+        `SELECT status FROM messages WHERE id = $1 FOR UPDATE`,
+        [row.id],
+      );
       if (jobId !== null) await carrierJobsRepo.done(q, jobId);
       if (!locked || locked.status === constants.messageStatus.failed) return null;
-      const updated = await messagesRepo.setOutcome(q, row.id, { status: constants.messageStatus.failed, retcode, retmsg: reason.slice(0, 300) });
+      const updated = await messagesRepo.setOutcome(q, row.id, {
+        status: constants.messageStatus.failed,
+        retcode,
+        retmsg: reason.slice(0, 300),
+      });
       if (row.charge > 0) {
         await ledgerRepo.apply(q, {
           accountId: row.accountId,
           type: constants.billTypes.refund,
           charge: row.charge,
-          options: { direction: 'out', from: row.ownFullNumber, to: row.otherFullNumber, type: row.type, count: row.segments, successCount: 0 },
+          options: {
+            direction: 'out',
+            from: row.ownFullNumber,
+            to: row.otherFullNumber,
+            type: row.type,
+            count: row.segments,
+            successCount: 0,
+          },
           idempotencyKey: `msg-refund:${row.id}`,
         });
       }
@@ -239,9 +279,16 @@ export function createChatService(deps: {
       );
       const sent = await db.tx(async (q) => {
         await carrierJobsRepo.done(q, job.id);
-        const [r] = await q.query<{ id: number }>(`SELECT id FROM messages WHERE id = $1 AND status = 1 FOR UPDATE`, [row.id]);
+        const [r] = await q.query<{ id: number }>(
+          `SELECT id FROM messages WHERE id = $1 AND status = 1 FOR UPDATE`,
+          [row.id],
+        );
         if (!r) return null;
-        return messagesRepo.setOutcome(q, row.id, { status: constants.messageStatus.sent, carrier: carrier.name, carrierId: accepted.id });
+        return messagesRepo.setOutcome(q, row.id, {
+          status: constants.messageStatus.sent,
+          carrier: carrier.name,
+          carrierId: accepted.id,
+        });
       });
       if (sent) realtime.emitMessage(sent);
     } catch (err) {
@@ -253,7 +300,8 @@ export function createChatService(deps: {
         return;
       }
       log.warn({ err, messageId: row.id }, 'message failed');
-      const code = err instanceof CarrierError && err.carrierCode ? carrierRetcodes[err.carrierCode] : undefined;
+      const code =
+        err instanceof CarrierError && err.carrierCode ? carrierRetcodes[err.carrierCode] : undefined;
       const failed = await failMessage(row, code ?? 300036, e.message, job.id);
       if (failed) realtime.emitMessage(failed);
     }
@@ -345,7 +393,12 @@ export function createChatService(deps: {
       if (!row) return;
       if (u.status === 'failed') {
         const code = u.errorCode ? carrierRetcodes[u.errorCode] : undefined;
-        const failed = await failMessage(row, code ?? 300036, u.reason ?? `carrier error ${u.errorCode ?? ''}`.trim(), null);
+        const failed = await failMessage(
+          row,
+          code ?? 300036,
+          u.reason ?? `carrier error ${u.errorCode ?? ''}`.trim(),
+          null,
+        );
         if (failed) realtime.emitMessage(failed);
       } else if (row.status === constants.messageStatus.pending) {
         const sent = await messagesRepo.setOutcome(db, row.id, { status: constants.messageStatus.sent });

@@ -18,15 +18,27 @@ export function nextMonthIso(from = new Date()): string {
  */
 export async function assignNumber(
   q: Queryable,
-  p: { accountId: number; number: string; planId?: number; monthRent?: number; tollFreeVerified?: boolean; paymentDate?: string },
+  p: {
+    accountId: number;
+    number: string;
+    planId?: number;
+    monthRent?: number;
+    tollFreeVerified?: boolean;
+    paymentDate?: string;
+  },
 ): Promise<VirtualNumber> {
   const facts = phoneFacts(p.number);
-  if (!facts) throw new NumberRuleError(`${p.number} is not a valid phone number (give it with its country code, e.g. +14155550100).`);
+  if (!facts)
+    throw new NumberRuleError(
+      `${p.number} is not a valid phone number (give it with its country code, e.g. +14155550100).`,
+    );
   if (!facts.country) throw new NumberRuleError(`${p.number}: its country cannot be told.`);
   const held = await numbersRepo.byFullNumber(q, facts.full);
   if (held) {
     throw new NumberRuleError(
-      held.accountId === p.accountId ? `+${facts.full} is already this account's.` : `+${facts.full} is held by account ${held.accountId}.`,
+      held.accountId === p.accountId
+        ? `+${facts.full} is already this account's.`
+        : `+${facts.full} is held by account ${held.accountId}.`,
     );
   }
   const row = await numbersRepo.insert(q, {

@@ -1,6 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { CarrierError, type CarrierPort, type CarrierSink, type OutboundMessage, type OutboundSms } from './port';
+import {
+  CarrierError,
+  type CarrierPort,
+  type CarrierSink,
+  type OutboundMessage,
+  type OutboundSms,
+} from './port';
 
 /** Numbers whose national part is all zeros are unreachable, so the failure path can be exercised. */
 const unreachable = (to: string) => /^\d{1,4}0{6,}$/.test(to);

@@ -80,6 +80,10 @@ export class TwilioCarrier implements CarrierPort {
     this.sink = sink;
   }
 
+  private get apiBase() {
+    return this.config.apiBaseUrl.replace(/\/+$/, '');
+  }
+
   private get auth() {
     return `Basic ${Buffer.from(`${this.config.accountSid}:${this.config.authToken}`).toString('base64')}`;
   }
@@ -101,18 +105,29 @@ export class TwilioCarrier implements CarrierPort {
   }
 
   /** Whether a webhook request is Twilio's: the signature over `path` (with its query) and the form fields. */
-  verifyWebhook(pathWithQuery: string, params: Record<string, string>, signature: string | undefined): boolean {
+  verifyWebhook(
+    pathWithQuery: string,
+    params: Record<string, string>,
+    signature: string | undefined,
+  ): boolean {
     if (!signature) return false;
-    return safeEqual(signature, twilioSignature(this.config.authToken, `${this.base}${pathWithQuery}`, params));
+    return safeEqual(
+      signature,
+      twilioSignature(this.config.authToken, `${this.base}${pathWithQuery}`, params),
+    );
   }
 
   private async create(form: URLSearchParams): Promise<{ id: string }> {
-    const url = `${this.config.apiBaseUrl.replace(/\/+$/, '')}/2010-04-01/Accounts/${this.config.accountSid}/Messages.json`;
+    const url = `${this.apiBase}/2010-04-01/Accounts/${this.config.accountSid}/Messages.json`;
     let res: Response;
     try {
       res = await fetch(url, {
         method: 'POST',
-        headers: { authorization: this.auth, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        headers: {
+          authorization: this.auth,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
         body: form.toString(),
         signal: AbortSignal.timeout(15_000),
       });
@@ -129,7 +144,8 @@ export class TwilioCarrier implements CarrierPort {
   async sendSms(message: OutboundSms) {
     const form = new URLSearchParams({ To: plus(message.to), Body: message.text });
     if (message.from) form.set('From', plus(message.from));
-    else if (this.config.messagingServiceSid) form.set('MessagingServiceSid', this.config.messagingServiceSid);
+    else if (this.config.messagingServiceSid)
+      form.set('MessagingServiceSid', this.config.messagingServiceSid);
     else throw new CarrierError('no sender for system messages: set TWILIO_MESSAGING_SERVICE_SID');
     return this.create(form);
   }
@@ -144,31 +160,51 @@ export class TwilioCarrier implements CarrierPort {
 
   /** An incoming-message webhook (already verified): fetches its media and hands it to the chat service. */
   async inbound(params: Record<string, string>): Promise<{ delivered: boolean }> {
-    if (params.AccountSid !== this.config.accountSid) throw new CarrierError('webhook of another Twilio account');
+    if (params.AccountSid !== this.config.accountSid)
+      throw new CarrierError('webhook of another Twilio account');
     const sid = params.MessageSid ?? params.SmsSid;
     if (!sid || !params.From || !params.To) throw new CarrierError('incomplete inbound webhook');
     const count = Math.min(Number(params.NumMedia ?? 0) || 0, 10);
     const media: InboundMedia[] = [];
     for (let i = 0; i < count; i++) {
       const url = params[`MediaUrl${i}`];
-      if (!url || !/^https:\/\//.test(url)) continue;
-      const res = await fetch(url, { headers: { authorization: this.auth }, signal: AbortSignal.timeout(15_000) });
+      // our credentials go only to Twilio's own API host (media URLs live under it)
+      if (!url || !url.startsWith(`${this.apiBase}/`)) {
+        this.log?.warn({ sid, url }, 'inbound media outside the Twilio API skipped');
+        continue;
+      }
+      const res = await fetch(url, {
+        headers: { authorization: this.auth },
+        signal: AbortSignal.timeout(15_000),
+      });
       if (!res.ok) throw new CarrierError(`media ${i} of ${sid}: HTTP ${res.status}`, undefined, false);
       media.push({ bytes: new Uint8Array(await res.arrayBuffer()) });
     }
     if (!this.sink) throw new Error('carrier is not attached to the chat service');
-    return this.sink.inbound({ carrierId: sid, from: params.From, to: params.To, text: params.Body ?? '', media });
+    return this.sink.inbound({
+      carrierId: sid,
+      from: params.From,
+      to: params.To,
+      text: params.Body ?? '',
+      media,
+    });
   }
 
   /** A status-callback webhook (already verified). */
   async status(params: Record<string, string>): Promise<void> {
-    if (params.AccountSid !== this.config.accountSid) throw new CarrierError('webhook of another Twilio account');
+    if (params.AccountSid !== this.config.accountSid)
+      throw new CarrierError('webhook of another Twilio account');
     const sid = params.MessageSid ?? params.SmsSid;
     const status = params.MessageStatus ?? params.SmsStatus;
     if (!sid || !status) throw new CarrierError('incomplete status webhook');
     let update: StatusUpdate | null = null;
     if (status === 'failed' || status === 'undelivered') {
-      update = { carrierId: sid, status: 'failed', ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}), reason: `Twilio: ${status}${params.ErrorCode ? ` (error ${params.ErrorCode})` : ''}` };
+      update = {
+        carrierId: sid,
+        status: 'failed',
+        ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
+        reason: `Twilio: ${status}${params.ErrorCode ? ` (error ${params.ErrorCode})` : ''}`,
+      };
     } else if (status === 'sent' || status === 'delivered') {
       update = { carrierId: sid, status };
     }
