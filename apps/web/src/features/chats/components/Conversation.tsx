@@ -2,7 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { chatSlots, useContactName } from '../extensions';
-import { formatFullNumber, splitFullNumber, type ChosenPerson } from '../logic/number';
+import { formatFullNumber, isValidFullNumber, splitFullNumber, type ChosenPerson } from '../logic/number';
 import type { Convo } from '../state/convo';
 import { useChatStatus, useConvo } from '../state/hooks';
 import type { ChatService } from '../state/service';
@@ -19,7 +19,7 @@ export const splitKey = (key: string) => {
 };
 
 /** A number the user can text back (a sender id or short code cannot be answered). */
-export const canReplyTo = (other: string) => /^\d{5,16}$/.test(other);
+export const canReplyTo = (other: string) => isValidFullNumber(other);
 
 /** What blocks sending (spec 000 §5), as the input box's hint; undefined when nothing does. */
 export function useSendBlock(service: ChatService, convoLoading: boolean): { canSend: boolean; hint: string | undefined } {

@@ -61,6 +61,7 @@ describe('other-party number entry (spec 000 §5)', () => {
   it('formats and splits full numbers; sender ids stay as they are', () => {
     expect(formatFullNumber('14155550102')).toBe('+1 415 555 0102');
     expect(formatFullNumber('GOOGLE')).toBe('GOOGLE');
+    expect(formatFullNumber('22000')).toBe('22000');
     expect(splitFullNumber('442079460958')).toEqual({ telCode: '44', national: '2079460958' });
     expect(splitFullNumber('22000')).toEqual({ telCode: '', national: '22000' });
     expect(regionOf('14155550102')).toBe('US');

@@ -69,11 +69,12 @@ export function chooseFromEntry(raw: string, toTelCode: string, ownTelCode: stri
   return { kind: 'ok', person: { name, phone, telCode: toTelCode, shortPhone } };
 }
 
-/** "+1 415 555 0100" for a full number; a sender id or short code as it is. */
+/** "+1 415 555 0100" for a full number; a sender id or short code (up to 8 digits) as it is. */
 export function formatFullNumber(full: string): string {
   if (!/^\d{5,16}$/.test(full)) return full;
   const parsed = parsePhoneNumberFromString(`+${full}`);
-  return parsed ? parsed.formatInternational() : `+${full}`;
+  if (parsed?.isValid()) return parsed.formatInternational();
+  return full.length <= 8 ? full : `+${full}`;
 }
 
 /** The region (ISO code) of a full number, for the country-code picker; null when unknown. */
