@@ -43,7 +43,12 @@ function noisePng(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /**
@@ -57,7 +62,13 @@ async function confirmationGate(page: Page) {
     const server = ws.connectToServer();
     ws.onMessage((m) => server.send(m));
     server.onMessage((m) => {
-      if (holding && typeof m === 'string' && m.includes('"receiveMessage"') && m.includes('"direction":"out"')) held.push(() => ws.send(m));
+      if (
+        holding &&
+        typeof m === 'string' &&
+        m.includes('"receiveMessage"') &&
+        m.includes('"direction":"out"')
+      )
+        held.push(() => ws.send(m));
       else ws.send(m);
     });
   });
@@ -81,16 +92,23 @@ async function signedInPage(browser: Browser, email: string) {
 }
 
 const bubble = (page: Page, text: string | RegExp) => page.getByTestId('message').filter({ hasText: text });
-const chatRow = (page: Page, number: RegExp) => page.getByRole('list', { name: 'Chats' }).getByRole('button', { name: number });
+const chatRow = (page: Page, number: RegExp) =>
+  page.getByRole('list', { name: 'Chats' }).getByRole('button', { name: number });
 
 /** A picture is shown when the browser decoded it. */
 async function pictureLoaded(page: Page, message = page.getByTestId('message').last()) {
   const img = message.getByRole('img', { name: 'Picture' });
   await expect(img).toBeVisible();
-  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+  await expect
+    .poll(() =>
+      img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth),
+    )
+    .toBeGreaterThan(0);
 }
 
-test('two people text and send a picture in real time: pending → sent, unread, reply, reload, delete, offline', async ({ browser }, testInfo) => {
+test('two people text and send a picture in real time: pending → sent, unread, reply, reload, delete, offline', async ({
+  browser,
+}, testInfo) => {
   test.setTimeout(120_000);
   const a = await signedInPage(browser, A.email);
   const b = await signedInPage(browser, B.email);
@@ -164,7 +182,13 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await chatRow(a.page, B.number).click();
   await expect(bubble(a.page, hello)).toBeVisible();
   await expect(bubble(a.page, reply)).toBeVisible();
-  await pictureLoaded(a.page, a.page.getByTestId('message').filter({ has: a.page.getByRole('img', { name: 'Picture' }) }).last());
+  await pictureLoaded(
+    a.page,
+    a.page
+      .getByTestId('message')
+      .filter({ has: a.page.getByRole('img', { name: 'Picture' }) })
+      .last(),
+  );
 
   // the connection drops: the banner shows and sending waits; it comes back by itself
   await a.context.setOffline(true);

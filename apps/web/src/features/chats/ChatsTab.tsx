@@ -33,7 +33,11 @@ function NoNumber() {
         </Button>
       )}
       <p className="muted">
-        <Trans i18nKey="chats.noNumber.support" values={{ email: brand.supportEmail }} components={{ mail: <a href={`mailto:${brand.supportEmail}`} /> }} />
+        <Trans
+          i18nKey="chats.noNumber.support"
+          values={{ email: brand.supportEmail }}
+          components={{ mail: <a href={`mailto:${brand.supportEmail}`} /> }}
+        />
       </p>
     </div>
   );

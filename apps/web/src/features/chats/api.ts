@@ -8,7 +8,11 @@ export const chatKeys = {
 
 /** The account's own numbers (spec 000 §3 Virtual phone list). */
 export const useVirtualPhones = () =>
-  useQuery({ queryKey: chatKeys.phones, queryFn: () => call(endpoints.getVirtualPhoneList, {}, { silent: true }), staleTime: 60_000 });
+  useQuery({
+    queryKey: chatKeys.phones,
+    queryFn: () => call(endpoints.getVirtualPhoneList, {}, { silent: true }),
+    staleTime: 60_000,
+  });
 
 /** Transcribes a voice message; the failure (600000 and others) is shown in place by the caller. */
 export const speechToText = (media: string, language: string, smsId: string) =>

@@ -10,7 +10,11 @@ export function avatarColour(number: string): number {
 export function Avatar({ name, number, size = 40 }: { name: string | null; number: string; size?: number }) {
   const initial = name?.trim() ? Array.from(name.trim())[0]!.toUpperCase() : '#';
   return (
-    <span className={`chat-avatar c${avatarColour(number)}`} style={{ width: size, height: size, fontSize: size * 0.42 }} aria-hidden="true">
+    <span
+      className={`chat-avatar c${avatarColour(number)}`}
+      style={{ width: size, height: size, fontSize: size * 0.42 }}
+      aria-hidden="true"
+    >
       {initial}
     </span>
   );

@@ -1,4 +1,12 @@
-import { memo, useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+} from 'react';
 import { Button, Menu, MenuItem, Popover } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -30,14 +38,31 @@ interface RowProps {
   onMenu(key: string, x: number, y: number): void;
 }
 
-const ChatRow = memo(function ChatRow({ chat, index, count, selected, unread, showOwn, now, style, onOpen, onMenu }: RowProps) {
+const ChatRow = memo(function ChatRow({
+  chat,
+  index,
+  count,
+  selected,
+  unread,
+  showOwn,
+  now,
+  style,
+  onOpen,
+  onMenu,
+}: RowProps) {
   const { t } = useTranslation();
   const name = useContactName(chat.otherFullNumber);
   const title = name ?? formatFullNumber(chat.otherFullNumber);
   const preview = previewText(chat);
   const words = { yesterday: t('chats.time.yesterday') };
   return (
-    <div role="listitem" aria-setsize={count} aria-posinset={index + 1} className="chat-row-wrap" style={style}>
+    <div
+      role="listitem"
+      aria-setsize={count}
+      aria-posinset={index + 1}
+      className="chat-row-wrap"
+      style={style}
+    >
       <Button
         className={`chat-row ${selected ? 'selected' : ''} ${unread > 0 ? 'has-unread' : ''}`}
         data-index={index}
@@ -62,17 +87,28 @@ const ChatRow = memo(function ChatRow({ chat, index, count, selected, unread, sh
           </span>
           <span className="chat-row-bottom">
             <span className="chat-row-preview">
-              {chat.direction === 'out' && preview ? <span className="muted">{t('chats.list.you')}</span> : null}
-              {chat.type === 'verificationCode' && <span className="chat-tag">{t('chats.message.verificationCode')}</span>}
+              {chat.direction === 'out' && preview ? (
+                <span className="muted">{t('chats.list.you')}</span>
+              ) : null}
+              {chat.type === 'verificationCode' && (
+                <span className="chat-tag">{t('chats.message.verificationCode')}</span>
+              )}
               {preview}
             </span>
             {unread > 0 && (
-              <span className="chat-unread" aria-label={t('chats.list.unread', { count: unread, shown: unreadText(unread) })}>
+              <span
+                className="chat-unread"
+                aria-label={t('chats.list.unread', { count: unread, shown: unreadText(unread) })}
+              >
                 {unreadText(unread)}
               </span>
             )}
           </span>
-          {showOwn && <span className="chat-row-own">{t('chats.list.via', { number: formatFullNumber(chat.ownFullNumber) })}</span>}
+          {showOwn && (
+            <span className="chat-row-own">
+              {t('chats.list.via', { number: formatFullNumber(chat.ownFullNumber) })}
+            </span>
+          )}
         </span>
       </Button>
     </div>
@@ -83,7 +119,15 @@ const ChatRow = memo(function ChatRow({ chat, index, count, selected, unread, sh
  * The chat list (spec 000 §2): newest first, virtualised (only the rows in view exist, so 10,000 chats
  * scroll as smoothly as 10). Right-click — or the context-menu key / Shift+F10 — opens the delete menu.
  */
-export function ChatList({ service, showOwn, onOpen }: { service: ChatService; showOwn: boolean; onOpen(key: string): void }) {
+export function ChatList({
+  service,
+  showOwn,
+  onOpen,
+}: {
+  service: ChatService;
+  showOwn: boolean;
+  onOpen(key: string): void;
+}) {
   const { t } = useTranslation();
   const snap = useChatList(service);
   const selectedKey = useChatsUi((s) => s.selectedKey);
@@ -117,11 +161,17 @@ export function ChatList({ service, showOwn, onOpen }: { service: ChatService; s
     const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-index]');
     const at = focused ? Number(focused.dataset.index) : -1;
     const next =
-      e.key === 'Home' ? 0 : e.key === 'End' ? chats.length - 1 : Math.max(0, Math.min(chats.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
+      e.key === 'Home'
+        ? 0
+        : e.key === 'End'
+          ? chats.length - 1
+          : Math.max(0, Math.min(chats.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)));
     if (next < 0 || next === at) return;
     e.preventDefault();
     virtualizer.scrollToIndex(next, { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-index="${next}"]`)?.focus());
+    requestAnimationFrame(() =>
+      scrollRef.current?.querySelector<HTMLElement>(`[data-index="${next}"]`)?.focus(),
+    );
   };
 
   if (snap.status === 'loading' && chats.length === 0) return <Loading label={t('chats.list.loading')} />;

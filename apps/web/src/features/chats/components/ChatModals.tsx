@@ -63,7 +63,14 @@ function TollFree({ message }: { message: string }) {
           <Button className="button" onPress={close}>
             {t('app.close')}
           </Button>
-          <Link className="button primary" href={brand.tollFreeFormUrl} target="_blank" rel="noopener noreferrer" onPress={close} autoFocus>
+          <Link
+            className="button primary"
+            href={brand.tollFreeFormUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            onPress={close}
+            autoFocus
+          >
             {t('chats.tollFree.register')}
           </Link>
         </>

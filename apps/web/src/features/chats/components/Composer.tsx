@@ -39,7 +39,14 @@ function insertText(text: string) {
  * emoji, and the message box — Enter sends, Shift+Enter breaks the line, pasting inserts plain text,
  * and the box's HTML is sanitised into the text that is sent.
  */
-export function Composer({ canSend, blockedHint, onSendText, onSendImage, onFocus, autoFocus }: ComposerProps) {
+export function Composer({
+  canSend,
+  blockedHint,
+  onSendText,
+  onSendImage,
+  onFocus,
+  autoFocus,
+}: ComposerProps) {
   const { t } = useTranslation();
   const showAlert = useUi((s) => s.showAlert);
   const editor = useRef<HTMLDivElement>(null);
@@ -68,7 +75,8 @@ export function Composer({ canSend, blockedHint, onSendText, onSendImage, onFocu
 
   const remember = () => {
     const sel = window.getSelection();
-    if (sel?.rangeCount && editor.current?.contains(sel.anchorNode)) saved.current = sel.getRangeAt(0).cloneRange();
+    if (sel?.rangeCount && editor.current?.contains(sel.anchorNode))
+      saved.current = sel.getRangeAt(0).cloneRange();
   };
 
   const send = () => {
@@ -162,8 +170,15 @@ export function Composer({ canSend, blockedHint, onSendText, onSendImage, onFocu
         </div>
       )}
       <div className="composer-tools">
-        <FileTrigger acceptedFileTypes={[...acceptedImageTypes]} onSelect={(files) => void sendFile(files ? Array.from(files)[0] : undefined)}>
-          <Button className="icon-button composer-tool" aria-label={t('chats.input.image')} isDisabled={!canSend || preparing}>
+        <FileTrigger
+          acceptedFileTypes={[...acceptedImageTypes]}
+          onSelect={(files) => void sendFile(files ? Array.from(files)[0] : undefined)}
+        >
+          <Button
+            className="icon-button composer-tool"
+            aria-label={t('chats.input.image')}
+            isDisabled={!canSend || preparing}
+          >
             <ImageIcon />
           </Button>
         </FileTrigger>

@@ -22,12 +22,17 @@ export const splitKey = (key: string) => {
 export const canReplyTo = (other: string) => isValidFullNumber(other);
 
 /** What blocks sending (spec 000 §5), as the input box's hint; undefined when nothing does. */
-export function useSendBlock(service: ChatService, convoLoading: boolean): { canSend: boolean; hint: string | undefined } {
+export function useSendBlock(
+  service: ChatService,
+  convoLoading: boolean,
+): { canSend: boolean; hint: string | undefined } {
   const { t } = useTranslation();
   const status = useChatStatus(service);
-  if (status.connection === 'disconnected' || status.connection === 'closed') return { canSend: false, hint: t('chats.input.offline') };
+  if (status.connection === 'disconnected' || status.connection === 'closed')
+    return { canSend: false, hint: t('chats.input.offline') };
   if (status.connection === 'connecting') return { canSend: false, hint: t('chats.input.connecting') };
-  if (status.listLoading || status.deleting || convoLoading) return { canSend: false, hint: t('chats.input.busy') };
+  if (status.listLoading || status.deleting || convoLoading)
+    return { canSend: false, hint: t('chats.input.busy') };
   return { canSend: true, hint: undefined };
 }
 
@@ -111,7 +116,12 @@ export function Conversation({ service, chatKey }: { service: ChatService; chatK
   const contactName = useContactName(other);
   const title = contactName ?? formatFullNumber(other);
   const split = splitFullNumber(other);
-  const person: ChosenPerson = { name: contactName ?? '', phone: other, telCode: split.telCode, shortPhone: split.national };
+  const person: ChosenPerson = {
+    name: contactName ?? '',
+    phone: other,
+    telCode: split.telCode,
+    shortPhone: split.national,
+  };
   const Actions = chatSlots.ChatPartnerActions;
 
   // opening a chat clears its count (spec 000 §4)

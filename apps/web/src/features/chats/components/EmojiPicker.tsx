@@ -5,7 +5,14 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CompactEmoji } from 'emojibase';
 import { Spinner } from '../../../components/Spinner';
 import { storage } from '../../../lib/storage';
-import { emojiGroupKeys, emojiGroups, emojiRows, searchEmoji, toEmojiItems, type EmojiItem } from '../logic/emoji';
+import {
+  emojiGroupKeys,
+  emojiGroups,
+  emojiRows,
+  searchEmoji,
+  toEmojiItems,
+  type EmojiItem,
+} from '../logic/emoji';
 import { SmileIcon } from './icons';
 
 const COLUMNS = 8;
@@ -62,7 +69,10 @@ function EmojiPanel({ onPick }: { onPick(emoji: string): void }) {
     const byUnicode = new Map(items.map((e) => [e.unicode, e]));
     const recentItems = recent.map((u) => byUnicode.get(u)).filter((e): e is EmojiItem => !!e);
     return emojiRows(
-      [{ group: 'recent', items: recentItems }, ...emojiGroups.map((g) => ({ group: g, items: items.filter((e) => e.group === g) }))],
+      [
+        { group: 'recent', items: recentItems },
+        ...emojiGroups.map((g) => ({ group: g, items: items.filter((e) => e.group === g) })),
+      ],
       COLUMNS,
     );
   }, [items, query, recent]);
@@ -102,15 +112,29 @@ function EmojiPanel({ onPick }: { onPick(emoji: string): void }) {
     if (!r || r.kind !== 'emojis') return;
     targetCol = Math.max(0, Math.min(r.items.length - 1, targetCol));
     virtualizer.scrollToIndex(targetRow, { align: 'auto' });
-    requestAnimationFrame(() => scrollRef.current?.querySelector<HTMLElement>(`[data-row="${targetRow}"][data-col="${targetCol}"]`)?.focus());
+    requestAnimationFrame(() =>
+      scrollRef.current
+        ?.querySelector<HTMLElement>(`[data-row="${targetRow}"][data-col="${targetCol}"]`)
+        ?.focus(),
+    );
   };
 
   const groupTitle = (g: number | 'recent' | 'results') =>
-    g === 'recent' ? t('chats.emoji.recent') : g === 'results' ? t('chats.emoji.results') : t(`chats.emoji.groups.${emojiGroupKeys[g]}`);
+    g === 'recent'
+      ? t('chats.emoji.recent')
+      : g === 'results'
+        ? t('chats.emoji.results')
+        : t(`chats.emoji.groups.${emojiGroupKeys[g]}`);
 
   return (
     <div className="emoji-panel">
-      <SearchField className="emoji-search" value={query} onChange={setQuery} aria-label={t('chats.emoji.search')} autoFocus>
+      <SearchField
+        className="emoji-search"
+        value={query}
+        onChange={setQuery}
+        aria-label={t('chats.emoji.search')}
+        autoFocus
+      >
         <Input className="input" placeholder={t('chats.emoji.search')} />
       </SearchField>
       {failed ? (
@@ -129,14 +153,25 @@ function EmojiPanel({ onPick }: { onPick(emoji: string): void }) {
             {virtualizer.getVirtualItems().map((v) => {
               const row = rows[v.index]!;
               return (
-                <div key={v.key} className="emoji-row" style={{ transform: `translateY(${v.start}px)`, height: v.size }}>
+                <div
+                  key={v.key}
+                  className="emoji-row"
+                  style={{ transform: `translateY(${v.start}px)`, height: v.size }}
+                >
                   {row.kind === 'header' ? (
                     <div className="emoji-group" role="heading" aria-level={3}>
                       {groupTitle(row.group)}
                     </div>
                   ) : (
                     row.items.map((e, col) => (
-                      <Button key={e.unicode} className="emoji-cell" aria-label={e.label} data-row={v.index} data-col={col} onPress={() => pick(e)}>
+                      <Button
+                        key={e.unicode}
+                        className="emoji-cell"
+                        aria-label={e.label}
+                        data-row={v.index}
+                        data-col={col}
+                        onPress={() => pick(e)}
+                      >
                         {e.unicode}
                       </Button>
                     ))
@@ -159,7 +194,11 @@ export function EmojiPicker({ onPick, isDisabled }: { onPick(emoji: string): voi
   const { t } = useTranslation();
   return (
     <DialogTrigger>
-      <Button className="icon-button composer-tool" aria-label={t('chats.input.emoji')} isDisabled={isDisabled ?? false}>
+      <Button
+        className="icon-button composer-tool"
+        aria-label={t('chats.input.emoji')}
+        isDisabled={isDisabled ?? false}
+      >
         <SmileIcon />
       </Button>
       <Popover placement="top start" offset={8} className="popover emoji-popover">

@@ -27,7 +27,13 @@ function MessageImage({ url, link }: { url: string; link: boolean }) {
     />
   );
   return link ? (
-    <a className="msg-image-link" href={url} target="_blank" rel="noopener noreferrer" aria-label={t('chats.message.openPicture')}>
+    <a
+      className="msg-image-link"
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      aria-label={t('chats.message.openPicture')}
+    >
       {img}
     </a>
   ) : (
@@ -61,7 +67,11 @@ function MessageText({ message }: { message: ConvoMessage }) {
     <p className="msg-text">
       {parts.map((p, i) =>
         p.target ? (
-          <Button key={i} className="link-button msg-action" onPress={() => navigate('tabAccount', 'profile')}>
+          <Button
+            key={i}
+            className="link-button msg-action"
+            onPress={() => navigate('tabAccount', 'profile')}
+          >
             {p.text}
           </Button>
         ) : (
@@ -73,7 +83,13 @@ function MessageText({ message }: { message: ConvoMessage }) {
 }
 
 /** One message (spec 000 §3): media, text, time and the send status (spinner pending, error icon failed). */
-export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }: { message: ConvoMessage; onRetry(smsId: string): void }) {
+export const MessageBubble = memo(function MessageBubble({
+  message: m,
+  onRetry,
+}: {
+  message: ConvoMessage;
+  onRetry(smsId: string): void;
+}) {
   const { t } = useTranslation();
   const urls = mediaUrls(m.media);
   const failed = m.status === constants.messageStatus.failed;
@@ -81,7 +97,9 @@ export const MessageBubble = memo(function MessageBubble({ message: m, onRetry }
   return (
     <div className={`msg ${m.direction}`} data-testid="message" data-sms-id={m.smsId}>
       <div className={`bubble ${m.type === 'verificationCode' ? 'code' : ''} ${failed ? 'failed' : ''}`}>
-        {m.type === 'verificationCode' && <span className="msg-kind">{t('chats.message.verificationCode')}</span>}
+        {m.type === 'verificationCode' && (
+          <span className="msg-kind">{t('chats.message.verificationCode')}</span>
+        )}
         {m.previewUrl && urls.length === 0 && <MessageImage url={m.previewUrl} link={false} />}
         {urls.map((url) => {
           const kind = mediaKind(url, m.type);

@@ -99,7 +99,8 @@ export function MessageView({
     window.clearTimeout(scrollTimer.current);
     scrollTimer.current = window.setTimeout(() => {
       const cur = scrollRef.current;
-      if (cur && cur.scrollTop < constants.nearBottomPx && convo.getSnapshot().hasOlder) void convo.loadOlder();
+      if (cur && cur.scrollTop < constants.nearBottomPx && convo.getSnapshot().hasOlder)
+        void convo.loadOlder();
     }, constants.scrollDebounceMs);
   };
 
@@ -132,7 +133,16 @@ export function MessageView({
   const words = { yesterday: t('chats.time.yesterday') };
   return (
     <div className="msg-area">
-      <div ref={scrollRef} className="msg-scroll" role="log" aria-label={label} aria-live="polite" aria-relevant="additions" onScroll={onScroll} tabIndex={0}>
+      <div
+        ref={scrollRef}
+        className="msg-scroll"
+        role="log"
+        aria-label={label}
+        aria-live="polite"
+        aria-relevant="additions"
+        onScroll={onScroll}
+        tabIndex={0}
+      >
         {snap.messages.length === 0 ? (
           <div className="empty-state msg-empty">
             <p>{t('chats.conversation.empty')}</p>
@@ -143,7 +153,13 @@ export function MessageView({
               {virtualizer.getVirtualItems().map((v) => {
                 const row = rows[v.index]!;
                 return (
-                  <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="msg-row" style={{ transform: `translateY(${v.start}px)` }}>
+                  <div
+                    key={v.key}
+                    data-index={v.index}
+                    ref={virtualizer.measureElement}
+                    className="msg-row"
+                    style={{ transform: `translateY(${v.start}px)` }}
+                  >
                     {row.kind === 'separator' ? (
                       <div className="msg-sep" role="separator">
                         <span>{dateLabel(row.date, now, currentLang(), words, true)}</span>

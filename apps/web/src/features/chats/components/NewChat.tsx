@@ -1,11 +1,29 @@
 import { useMemo, useState } from 'react';
-import { Button, ComboBox, FieldError, Input, Label, ListBox, ListBoxItem, Popover, TextField } from 'react-aria-components';
+import {
+  Button,
+  ComboBox,
+  FieldError,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  TextField,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { VirtualPhone } from '@numa/contract';
 import { CountryCodePicker } from '../../../components/CountryCodePicker';
 import { storage } from '../../../lib/storage';
 import { chatSlots } from '../extensions';
-import { chooseFromEntry, formatFullNumber, internationalEntry, ownFullNumber, regionOf, splitFullNumber, type ChosenPerson } from '../logic/number';
+import {
+  chooseFromEntry,
+  formatFullNumber,
+  internationalEntry,
+  ownFullNumber,
+  regionOf,
+  splitFullNumber,
+  type ChosenPerson,
+} from '../logic/number';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
 import { ConversationBody, MismatchBanner } from './Conversation';
@@ -21,7 +39,15 @@ const FROM_KEY = 'numa.chats.from';
 export function NewChat({ service, phones }: { service: ChatService; phones: readonly VirtualPhone[] }) {
   const { t } = useTranslation();
   const select = useChatsUi((s) => s.select);
-  const own = useMemo(() => phones.map((p) => ({ id: ownFullNumber(p), telCode: p.telCode, label: formatFullNumber(ownFullNumber(p)) })), [phones]);
+  const own = useMemo(
+    () =>
+      phones.map((p) => ({
+        id: ownFullNumber(p),
+        telCode: p.telCode,
+        label: formatFullNumber(ownFullNumber(p)),
+      })),
+    [phones],
+  );
   // 'me': the last number used on this device, else the first (spec 000 §3)
   const [from, setFrom] = useState(() => {
     const kept = storage.get(FROM_KEY);
@@ -29,17 +55,25 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
   });
   const fromEntry = own.find((o) => o.id === from) ?? own[0];
   const ownTelCode = fromEntry?.telCode ?? '1';
-  const [to, setTo] = useState(() => ({ region: regionOf(fromEntry?.id ?? '') ?? 'US', telCode: ownTelCode }));
+  const [to, setTo] = useState(() => ({
+    region: regionOf(fromEntry?.id ?? '') ?? 'US',
+    telCode: ownTelCode,
+  }));
   const [entry, setEntry] = useState('');
   const [contact, setContact] = useState<ChosenPerson | null>(null);
   const [touched, setTouched] = useState(false);
   const [picking, setPicking] = useState(false);
   const [fromQuery, setFromQuery] = useState<string | null>(null);
 
-  const result = contact ? ({ kind: 'ok', person: contact } as const) : chooseFromEntry(entry, to.telCode, ownTelCode);
+  const result = contact
+    ? ({ kind: 'ok', person: contact } as const)
+    : chooseFromEntry(entry, to.telCode, ownTelCode);
   const person = result.kind === 'ok' ? result.person : null;
   const personPhone = person?.phone;
-  const convo = useMemo(() => (personPhone && from ? service.convo(from, personPhone) : null), [service, from, personPhone]);
+  const convo = useMemo(
+    () => (personPhone && from ? service.convo(from, personPhone) : null),
+    [service, from, personPhone],
+  );
   const error =
     touched && result.kind === 'short'
       ? t('chats.newChat.short')
@@ -47,7 +81,9 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
         ? t('chats.newChat.invalid', { code: to.telCode })
         : undefined;
   const Picker = chatSlots.ContactPicker;
-  const fromItems = fromQuery ? own.filter((o) => o.id.includes(fromQuery.replace(/\D/g, '')) || o.label.includes(fromQuery)) : own;
+  const fromItems = fromQuery
+    ? own.filter((o) => o.id.includes(fromQuery.replace(/\D/g, '')) || o.label.includes(fromQuery))
+    : own;
 
   const onEntry = (value: string) => {
     setContact(null);
@@ -67,7 +103,11 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
         <h2 id="new-chat-title">{t('chats.newChat.title')}</h2>
         <div className="new-chat-fields">
           <div className="new-chat-to">
-            <CountryCodePicker label={t('chats.newChat.countryCode')} region={to.region} onChange={(region, telCode) => setTo({ region, telCode })} />
+            <CountryCodePicker
+              label={t('chats.newChat.countryCode')}
+              region={to.region}
+              onChange={(region, telCode) => setTo({ region, telCode })}
+            />
             <TextField
               className="field grow"
               type="tel"
@@ -78,7 +118,12 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
               autoFocus
             >
               <Label className="field-label">{t('chats.newChat.to')}</Label>
-              <Input className="input" placeholder={t('chats.newChat.toPlaceholder')} inputMode="tel" autoComplete="off" />
+              <Input
+                className="input"
+                placeholder={t('chats.newChat.toPlaceholder')}
+                inputMode="tel"
+                autoComplete="off"
+              />
               <FieldError className="field-error">{error}</FieldError>
             </TextField>
             {Picker && (
@@ -115,7 +160,10 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
               </Button>
             </div>
             <Popover className="popover" placement="bottom start">
-              <ListBox className="listbox" renderEmptyState={() => <p className="listbox-empty">{t('chats.newChat.noMatch')}</p>}>
+              <ListBox
+                className="listbox"
+                renderEmptyState={() => <p className="listbox-empty">{t('chats.newChat.noMatch')}</p>}
+              >
                 {(item: (typeof own)[number]) => (
                   <ListBoxItem className="listbox-item" id={item.id} textValue={item.label}>
                     {item.label}

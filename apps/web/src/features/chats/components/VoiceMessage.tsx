@@ -25,11 +25,15 @@ export function VoiceMessage({ url, message }: { url: string; message: ConvoMess
     return kept && (sttLanguageTags as readonly string[]).includes(kept) ? kept : 'auto';
   });
   const done = message.sttStatus === constants.sttStatus.done && message.stt;
-  const [state, setState] = useState<{ kind: 'idle' } | { kind: 'working' } | { kind: 'done'; text: string } | { kind: 'error'; text: string }>(() =>
-    done ? { kind: 'done', text: message.stt ?? '' } : { kind: 'idle' },
-  );
+  const [state, setState] = useState<
+    { kind: 'idle' } | { kind: 'working' } | { kind: 'done'; text: string } | { kind: 'error'; text: string }
+  >(() => (done ? { kind: 'done', text: message.stt ?? '' } : { kind: 'idle' }));
   const items = useMemo(
-    () => sttLanguageTags.map((tag) => ({ id: tag, name: tag === 'auto' ? t('chats.stt.auto') : sttLanguageName(tag, uiLang) })),
+    () =>
+      sttLanguageTags.map((tag) => ({
+        id: tag,
+        name: tag === 'auto' ? t('chats.stt.auto') : sttLanguageName(tag, uiLang),
+      })),
     [t, uiLang],
   );
 
@@ -40,7 +44,10 @@ export function VoiceMessage({ url, message }: { url: string; message: ConvoMess
       setState({ kind: 'done', text: res.text });
     } catch (e) {
       const unavailable = !isApiError(e) || e.retcode === R.sttUnavailable;
-      setState({ kind: 'error', text: unavailable ? t('chats.stt.unavailable') : e.retmsg || t('chats.stt.failed') });
+      setState({
+        kind: 'error',
+        text: unavailable ? t('chats.stt.unavailable') : e.retmsg || t('chats.stt.failed'),
+      });
     }
   };
 
@@ -80,7 +87,11 @@ export function VoiceMessage({ url, message }: { url: string; message: ConvoMess
               </ListBox>
             </Popover>
           </ComboBox>
-          <Button className="button voice-button" onPress={() => void transcribe()} isDisabled={state.kind === 'working'}>
+          <Button
+            className="button voice-button"
+            onPress={() => void transcribe()}
+            isDisabled={state.kind === 'working'}
+          >
             {state.kind === 'working' ? <Spinner size={14} /> : null}
             {t('chats.stt.button')}
           </Button>

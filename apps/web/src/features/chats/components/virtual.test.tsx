@@ -21,7 +21,11 @@ beforeAll(() => {
   Object.defineProperty(HTMLElement.prototype, 'scrollHeight', {
     configurable: true,
     get(this: HTMLElement) {
-      return Number.parseFloat((this.querySelector<HTMLElement>('[style*="height"]')?.style.height ?? '0').replace('px', '')) || 0;
+      return (
+        Number.parseFloat(
+          (this.querySelector<HTMLElement>('[style*="height"]')?.style.height ?? '0').replace('px', ''),
+        ) || 0
+      );
     },
   });
   Element.prototype.scrollTo = function (this: Element, opts?: ScrollToOptions | number) {
@@ -68,7 +72,9 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     expect(rows().length).toBeGreaterThan(5);
     expect(rows().length).toBeLessThan(30);
     expect(rows()[0]!.getAttribute('aria-setsize')).toBe('10000');
-    expect((container.querySelector('.chat-list-inner') as HTMLElement).style.height).toBe(`${10_000 * CHAT_ROW_HEIGHT}px`);
+    expect((container.querySelector('.chat-list-inner') as HTMLElement).style.height).toBe(
+      `${10_000 * CHAT_ROW_HEIGHT}px`,
+    );
 
     // scroll to the middle: the rows there, and still only a screenful
     const scroller = container.querySelector('.chat-list') as HTMLElement;
@@ -107,7 +113,15 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     });
     await convo.load();
     const service = { nearBottom: true } as unknown as ChatService;
-    const { container } = render(<MessageView service={service} convo={convo} snap={convo.getSnapshot()} label="Messages" onRetry={() => {}} />);
+    const { container } = render(
+      <MessageView
+        service={service}
+        convo={convo}
+        snap={convo.getSnapshot()}
+        label="Messages"
+        onRetry={() => {}}
+      />,
+    );
     // jsdom fires no scroll event when the view scrolls itself to the bottom; a browser does
     const scroller = container.querySelector('.msg-scroll') as HTMLElement;
     await act(async () => {

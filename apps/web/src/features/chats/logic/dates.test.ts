@@ -25,7 +25,9 @@ describe('date labels (spec 000 §9)', () => {
   it('gives a short date from 7 days back', () => {
     expect(dateLabel(at(11, 12, 0), now, 'en', words.en)).toBe('6/11/25');
     expect(dateLabel(at(11, 12, 0), now, 'zh', words.zh)).toBe('2025/6/11');
-    expect(dateLabel(new Date(2024, 11, 31, 22, 10).getTime(), now, 'en', words.en, true)).toBe('12/31/24 22:10');
+    expect(dateLabel(new Date(2024, 11, 31, 22, 10).getTime(), now, 'en', words.en, true)).toBe(
+      '12/31/24 22:10',
+    );
   });
   it('treats a date after now (clock skew) as today', () => {
     expect(dateLabel(now + 60_000, now, 'en', words.en)).toBe('15:31');

@@ -21,7 +21,13 @@ describe('emoji picker data', () => {
   });
 
   it('lays the groups out in rows of a fixed width with a header each', () => {
-    const rows = emojiRows([{ group: 0, items: english.slice(0, 10) }, { group: 'recent', items: [] }], 8);
+    const rows = emojiRows(
+      [
+        { group: 0, items: english.slice(0, 10) },
+        { group: 'recent', items: [] },
+      ],
+      8,
+    );
     expect(rows.map((r) => (r.kind === 'header' ? 'h' : r.items.length))).toEqual(['h', 8, 2]);
   });
 });

@@ -42,15 +42,21 @@ export function searchEmoji(items: readonly EmojiItem[], query: string): EmojiIt
   return items.filter((e) => terms.every((t) => e.words.includes(t)));
 }
 
-export type EmojiRow = { kind: 'header'; key: string; group: number | 'recent' | 'results' } | { kind: 'emojis'; key: string; items: EmojiItem[] };
+export type EmojiRow =
+  | { kind: 'header'; key: string; group: number | 'recent' | 'results' }
+  | { kind: 'emojis'; key: string; items: EmojiItem[] };
 
 /** Rows of a grid `columns` wide, a header above each group. */
-export function emojiRows(sections: { group: number | 'recent' | 'results'; items: readonly EmojiItem[] }[], columns: number): EmojiRow[] {
+export function emojiRows(
+  sections: { group: number | 'recent' | 'results'; items: readonly EmojiItem[] }[],
+  columns: number,
+): EmojiRow[] {
   const rows: EmojiRow[] = [];
   for (const s of sections) {
     if (s.items.length === 0) continue;
     rows.push({ kind: 'header', key: `h-${s.group}`, group: s.group });
-    for (let i = 0; i < s.items.length; i += columns) rows.push({ kind: 'emojis', key: `${s.group}-${i}`, items: s.items.slice(i, i + columns) });
+    for (let i = 0; i < s.items.length; i += columns)
+      rows.push({ kind: 'emojis', key: `${s.group}-${i}`, items: s.items.slice(i, i + columns) });
   }
   return rows;
 }

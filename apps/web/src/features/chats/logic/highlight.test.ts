@@ -3,7 +3,13 @@ import { highlightParts } from './highlight';
 
 describe('highlight action links (spec 000 §3)', () => {
   it('turns each phrase into a link to its target', () => {
-    expect(highlightParts('Please update your profile and upload your ID today.', 'update your profile|upload your ID', 'profile|identity')).toEqual([
+    expect(
+      highlightParts(
+        'Please update your profile and upload your ID today.',
+        'update your profile|upload your ID',
+        'profile|identity',
+      ),
+    ).toEqual([
       { text: 'Please ' },
       { text: 'update your profile', target: 'profile' },
       { text: ' and ' },

@@ -7,7 +7,8 @@ export interface TextPart {
   target?: HighlightTarget;
 }
 
-const isTarget = (t: string): t is HighlightTarget => (constants.highlightTargets as readonly string[]).includes(t);
+const isTarget = (t: string): t is HighlightTarget =>
+  (constants.highlightTargets as readonly string[]).includes(t);
 
 /**
  * Splits a message's text into plain parts and action links (spec 000 §3): phrase i of `highlightText`

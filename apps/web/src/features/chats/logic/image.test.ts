@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isTooLarge, mediaKind, mediaUrls, planImage, prepareImage } from './image';
 
-const file = (size: number, type: string, name = 'photo.png') => new File([new Uint8Array(size)], name, { type });
+const file = (size: number, type: string, name = 'photo.png') =>
+  new File([new Uint8Array(size)], name, { type });
 
 describe('image upload rules (spec 000 §5)', () => {
   it('sends GIFs and files under 300 KB unchanged', () => {
@@ -37,11 +38,16 @@ describe('image upload rules (spec 000 §5)', () => {
     expect(r).toMatchObject({ kind: 'ok', type: 'image/jpeg', name: 'shot.jpg' });
   });
   it('reports a compressed result over 2 MB as too large', async () => {
-    const r = await prepareImage(file(9_000_000, 'image/jpeg'), async () => new Blob([new Uint8Array(2_100_000)]));
+    const r = await prepareImage(
+      file(9_000_000, 'image/jpeg'),
+      async () => new Blob([new Uint8Array(2_100_000)]),
+    );
     expect(r).toEqual({ kind: 'tooLarge' });
   });
   it('reports a failed compression', async () => {
-    expect(await prepareImage(file(900_000, 'image/bmp'), () => Promise.reject(new Error('decode')))).toEqual({ kind: 'failed' });
+    expect(await prepareImage(file(900_000, 'image/bmp'), () => Promise.reject(new Error('decode')))).toEqual(
+      { kind: 'failed' },
+    );
   });
 });
 

@@ -66,9 +66,7 @@ export async function compressImage(file: Blob, quality: number): Promise<Blob> 
 }
 
 export type PreparedImage =
-  | { kind: 'ok'; blob: Blob; type: string; name: string }
-  | { kind: 'tooLarge' }
-  | { kind: 'failed' };
+  { kind: 'ok'; blob: Blob; type: string; name: string } | { kind: 'tooLarge' } | { kind: 'failed' };
 
 /** Applies the image rules to a picked file. */
 export async function prepareImage(file: File, compress = compressImage): Promise<PreparedImage> {

@@ -49,11 +49,18 @@ describe('other-party number entry (spec 000 §5)', () => {
       kind: 'ok',
       person: { name: 'Ana', phone: '14155550102', telCode: '1', shortPhone: '4155550102' },
     });
-    expect(chooseFromEntry('20 7946 0958', '44', '1')).toMatchObject({ kind: 'ok', person: { phone: '442079460958', telCode: '44' } });
+    expect(chooseFromEntry('20 7946 0958', '44', '1')).toMatchObject({
+      kind: 'ok',
+      person: { phone: '442079460958', telCode: '44' },
+    });
   });
 
   it('reads an entry typed with its own country code', () => {
-    expect(internationalEntry('+44 20 7946 0958')).toEqual({ telCode: '44', region: 'GB', national: '2079460958' });
+    expect(internationalEntry('+44 20 7946 0958')).toEqual({
+      telCode: '44',
+      region: 'GB',
+      national: '2079460958',
+    });
     expect(internationalEntry('0061 2 9876 5432')).toMatchObject({ telCode: '61', national: '298765432' });
     expect(internationalEntry('415 555 0102')).toBeNull();
   });

@@ -39,13 +39,19 @@ export function isValidFullNumber(full: string): boolean {
  * An entry typed with its own country code ("+44 20 7946 0958", "0044…"): the country it names and its
  * national part, so the To field follows a pasted international number. Null for national entries.
  */
-export function internationalEntry(raw: string): { telCode: string; region: string | null; national: string } | null {
+export function internationalEntry(
+  raw: string,
+): { telCode: string; region: string | null; national: string } | null {
   const t = raw.trim().replace(/[\s\-().]/g, '');
   const m = /^(?:\+|00)(\d{5,16})$/.exec(t);
   if (!m) return null;
   const parsed = parsePhoneNumberFromString(`+${m[1]}`);
   if (!parsed) return null;
-  return { telCode: parsed.countryCallingCode, region: parsed.country ?? null, national: parsed.nationalNumber };
+  return {
+    telCode: parsed.countryCallingCode,
+    region: parsed.country ?? null,
+    national: parsed.nationalNumber,
+  };
 }
 
 export type EntryResult =
@@ -99,6 +105,7 @@ export function splitFullNumber(full: string): { telCode: string; national: stri
  */
 export function ownFullNumber(vp: { telCode: string; phone: string }): string {
   const joined = `${vp.telCode}${vp.phone}`;
-  if (vp.phone.startsWith(vp.telCode) && !isValidFullNumber(joined) && isValidFullNumber(vp.phone)) return vp.phone;
+  if (vp.phone.startsWith(vp.telCode) && !isValidFullNumber(joined) && isValidFullNumber(vp.phone))
+    return vp.phone;
   return joined;
 }

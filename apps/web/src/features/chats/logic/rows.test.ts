@@ -10,6 +10,13 @@ describe('conversation rows', () => {
       { smsId: 'c', date: t0 + 60_000 + 300_001 },
       { smsId: 'd', date: t0 + 60_000 + 600_001 },
     ]);
-    expect(rows.map((r) => (r.kind === 'separator' ? `|${r.date - t0}` : r.key))).toEqual(['|0', 'a', 'b', '|360001', 'c', 'd']);
+    expect(rows.map((r) => (r.kind === 'separator' ? `|${r.date - t0}` : r.key))).toEqual([
+      '|0',
+      'a',
+      'b',
+      '|360001',
+      'c',
+      'd',
+    ]);
   });
 });

@@ -1,8 +1,7 @@
 import { needsSeparator } from './dates';
 
 export type Row<M> =
-  | { kind: 'separator'; key: string; date: number }
-  | { kind: 'message'; key: string; message: M };
+  { kind: 'separator'; key: string; date: number } | { kind: 'message'; key: string; message: M };
 
 /**
  * The rows of a conversation: each message, with a time separator above it when it comes more than
@@ -12,7 +11,8 @@ export function buildRows<M extends { smsId: string; date: number }>(messages: r
   const rows: Row<M>[] = [];
   let previous: number | undefined;
   for (const m of messages) {
-    if (needsSeparator(previous, m.date)) rows.push({ kind: 'separator', key: `sep-${m.smsId}`, date: m.date });
+    if (needsSeparator(previous, m.date))
+      rows.push({ kind: 'separator', key: `sep-${m.smsId}`, date: m.date });
     rows.push({ kind: 'message', key: m.smsId, message: m });
     previous = m.date;
   }

@@ -9,11 +9,17 @@ describe('message html (spec 000 §5)', () => {
     expect(htmlToText('a&nbsp;&nbsp;b<br>c<br/>d')).toBe('a  b\nc\nd');
   });
   it('starts a new line for the blocks a contenteditable makes', () => {
-    expect(htmlToText('first<div>second</div><div><br></div><div>fourth</div>')).toBe('first\nsecond\n\nfourth');
+    expect(htmlToText('first<div>second</div><div><br></div><div>fourth</div>')).toBe(
+      'first\nsecond\n\nfourth',
+    );
     expect(htmlToText('<div>one</div><div>two</div>')).toBe('one\ntwo');
   });
   it('drops scripts, handlers and markup', () => {
-    expect(htmlToText('<b onclick="x()">bold</b><script>alert(1)</script><iframe src="//x"></iframe><img src=x onerror=alert(1)>')).toBe('bold');
+    expect(
+      htmlToText(
+        '<b onclick="x()">bold</b><script>alert(1)</script><iframe src="//x"></iframe><img src=x onerror=alert(1)>',
+      ),
+    ).toBe('bold');
     expect(htmlToText('<a href="javascript:alert(1)">link</a>')).toBe('link');
   });
   it('keeps what looks like markup when it was typed as text', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isNearBottom, raiseUnread, shouldNotify, shouldRaiseUnread, totalUnread, unreadText, type ViewState } from './unread';
+import {
+  isNearBottom,
+  raiseUnread,
+  shouldNotify,
+  shouldRaiseUnread,
+  totalUnread,
+  unreadText,
+  type ViewState,
+} from './unread';
 
 describe('unread counts (spec 000 §4, §9)', () => {
   it('rises by one and shows 99+ above 99', () => {
@@ -18,7 +26,9 @@ describe('unread counts (spec 000 §4, §9)', () => {
     for (const key of Object.keys(looking) as (keyof ViewState)[]) {
       expect(shouldRaiseUnread({ ...looking, [key]: false })).toBe(true);
     }
-    expect(shouldRaiseUnread({ chatOpen: false, tabShown: false, windowFocused: false, nearBottom: false })).toBe(true);
+    expect(
+      shouldRaiseUnread({ chatOpen: false, tabShown: false, windowFocused: false, nearBottom: false }),
+    ).toBe(true);
   });
 
   it('is near the bottom with less than 200 px left', () => {

@@ -24,7 +24,8 @@ export interface ViewState {
  * An incoming message raises its chat's count unless ALL of these hold: the chat is open, the chats
  * tab is shown, the window is focused and the view is near the bottom (spec 000 §4).
  */
-export const shouldRaiseUnread = (v: ViewState) => !(v.chatOpen && v.tabShown && v.windowFocused && v.nearBottom);
+export const shouldRaiseUnread = (v: ViewState) =>
+  !(v.chatOpen && v.tabShown && v.windowFocused && v.nearBottom);
 
 /** Near the bottom: less than 200 px left to scroll (spec 000 §4). */
 export const isNearBottom = (scrollHeight: number, scrollTop: number, clientHeight: number) =>
@@ -38,4 +39,5 @@ export const shouldNotify = (type: string, direction: 'in' | 'out', windowFocuse
   direction === 'in' && !windowFocused && type !== 'verificationCode';
 
 /** The rail's total: the sum of the chats' counts. */
-export const totalUnread = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+export const totalUnread = (counts: Record<string, number>) =>
+  Object.values(counts).reduce((a, b) => a + b, 0);

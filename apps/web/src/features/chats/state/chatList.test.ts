@@ -20,17 +20,30 @@ const item = (other: string, date: number, over: Partial<ChatListItem> = {}): Ch
 
 function memory(initial: ReturnType<UnreadStorage['load']> = { counts: {}, seenUntil: null }) {
   let saved = initial;
-  const s: UnreadStorage = { load: () => saved, save: (v) => (saved = JSON.parse(JSON.stringify(v)) as typeof saved) };
+  const s: UnreadStorage = {
+    load: () => saved,
+    save: (v) => (saved = JSON.parse(JSON.stringify(v)) as typeof saved),
+  };
   return { s, get: () => saved };
 }
 
 describe('chat list', () => {
   it('keeps chats newest first and moves a chat to the top with its last message', () => {
     const store = new ChatListStore(memory().s);
-    store.applyList([item('14155550102', 10), item('14155550103', 30), item('14155550104', 20)], 100, { replace: true });
-    expect(store.getSnapshot().chats.map((c) => c.otherFullNumber)).toEqual(['14155550103', '14155550104', '14155550102']);
+    store.applyList([item('14155550102', 10), item('14155550103', 30), item('14155550104', 20)], 100, {
+      replace: true,
+    });
+    expect(store.getSnapshot().chats.map((c) => c.otherFullNumber)).toEqual([
+      '14155550103',
+      '14155550104',
+      '14155550102',
+    ]);
     store.upsert(item('14155550102', 200, { text: 'new' }));
-    expect(store.getSnapshot().chats[0]).toMatchObject({ otherFullNumber: '14155550102', text: 'new', key: '14155550101-14155550102' });
+    expect(store.getSnapshot().chats[0]).toMatchObject({
+      otherFullNumber: '14155550102',
+      text: 'new',
+      key: '14155550101-14155550102',
+    });
     // an older message never replaces a newer last message
     store.upsert(item('14155550102', 150, { text: 'late' }));
     expect(store.getSnapshot().chats[0]!.text).toBe('new');
@@ -59,7 +72,12 @@ describe('chat list', () => {
     const mem = memory({ counts: {}, seenUntil: 1000 });
     const store = new ChatListStore(mem.s);
     store.applyList(
-      [item('14155550102', 900), item('14155550103', 1500), item('14155550104', 1600, { direction: 'out' }), item('14155550105', 1700)],
+      [
+        item('14155550102', 900),
+        item('14155550103', 1500),
+        item('14155550104', 1600, { direction: 'out' }),
+        item('14155550105', 1700),
+      ],
       2000,
       { replace: true, isOpen: (k) => k === '14155550101-14155550105' },
     );

@@ -19,7 +19,8 @@ export interface UnreadStorage {
   save(v: { counts: Record<string, number>; seenUntil: number | null }): void;
 }
 
-const byDateDesc = (a: ChatEntry, b: ChatEntry) => b.date - a.date || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byDateDesc = (a: ChatEntry, b: ChatEntry) =>
+  b.date - a.date || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
  * The chat list (spec 000 §2, §3): one entry per own number × other party with its last message, newest
@@ -64,14 +65,22 @@ export class ChatListStore extends SnapshotStore<ChatListSnapshot> {
    * messages newer than what this device had seen raise their chat once, unless `isOpen` says the
    * user is looking at it.
    */
-  applyList(list: readonly ChatListItem[], serverTime: number, opts: { replace: boolean; isOpen?: (key: string) => boolean }) {
+  applyList(
+    list: readonly ChatListItem[],
+    serverTime: number,
+    opts: { replace: boolean; isOpen?: (key: string) => boolean },
+  ) {
     if (opts.replace) this.entries.clear();
     for (const item of list) {
       const key = chatKey(item);
       const before = this.entries.get(key);
       if (before && before.date > item.date) continue;
       this.entries.set(key, { ...item, key });
-      const unseen = this.seenUntil !== null && item.direction === 'in' && item.date > this.seenUntil && (!before || before.date < item.date);
+      const unseen =
+        this.seenUntil !== null &&
+        item.direction === 'in' &&
+        item.date > this.seenUntil &&
+        (!before || before.date < item.date);
       if (unseen && !opts.isOpen?.(key) && !(this.counts[key] ?? 0)) this.counts[key] = 1;
     }
     // a chat no longer in the list has no count to show

@@ -51,7 +51,8 @@ describe('conversation loading (spec 000 §4 Chat loading)', () => {
     const june = [msg('j2', Date.UTC(2025, 5, 10)), msg('j1', Date.UTC(2025, 5, 9))];
     const april = [msg('a1', Date.UTC(2025, 3, 3))];
     const { d, asked } = deps((q) => {
-      if (q.ym === '2025-06' && q.startTime === undefined) return { dialogList: june, nextStartTime: june[1]!.date };
+      if (q.ym === '2025-06' && q.startTime === undefined)
+        return { dialogList: june, nextStartTime: june[1]!.date };
       if (q.ym === '2025-06') return { dialogList: [], nextStartTime: null };
       if (q.ym === '2025-04') return { dialogList: april, nextStartTime: null };
       return { dialogList: [], nextStartTime: null };
@@ -81,7 +82,10 @@ describe('conversation loading (spec 000 §4 Chat loading)', () => {
 
   it('starts at the month of the last message and keeps verification-code chats to their month', async () => {
     const { d, asked } = deps(() => ({ dialogList: [], nextStartTime: null }));
-    const c = new Convo('14155550101', '22000', d, { lastDate: Date.UTC(2025, 5, 2), verificationCode: true });
+    const c = new Convo('14155550101', '22000', d, {
+      lastDate: Date.UTC(2025, 5, 2),
+      verificationCode: true,
+    });
     await c.load();
     expect(asked.map((q) => q.ym)).toEqual(['2025-06']);
     expect(c.getSnapshot()).toMatchObject({ status: 'ready', messages: [], hasOlder: false });
@@ -115,15 +119,34 @@ describe('outgoing messages (spec 000 §4 Outgoing message)', () => {
     const { c, emitted } = await ready([msg('old', NOW - 60_000)]);
     const snaps: unknown[] = [];
     c.subscribe(() => snaps.push(c.getSnapshot()));
-    c.send({ ...text('s1'), msgType: 'mms', fileBuffer: new ArrayBuffer(3), fileType: 'image/png', fileName: 'a.png' } as SendInput, {
-      text: '',
-      previewUrl: 'blob:preview',
-    });
+    c.send(
+      {
+        ...text('s1'),
+        msgType: 'mms',
+        fileBuffer: new ArrayBuffer(3),
+        fileType: 'image/png',
+        fileName: 'a.png',
+      } as SendInput,
+      {
+        text: '',
+        previewUrl: 'blob:preview',
+      },
+    );
     expect(emitted.map((p) => p.smsId)).toEqual(['s1']);
     const pending = c.getSnapshot().messages.at(-1)!;
-    expect(pending).toMatchObject({ smsId: 's1', status: 1, direction: 'out', local: true, previewUrl: 'blob:preview', date: NOW });
+    expect(pending).toMatchObject({
+      smsId: 's1',
+      status: 1,
+      direction: 'out',
+      local: true,
+      previewUrl: 'blob:preview',
+      date: NOW,
+    });
 
-    const confirmed = c.confirm(msg('s1', NOW + 250, { direction: 'out', type: 'mms', media: '/media/abcdefgh12', text: '' }), '');
+    const confirmed = c.confirm(
+      msg('s1', NOW + 250, { direction: 'out', type: 'mms', media: '/media/abcdefgh12', text: '' }),
+      '',
+    );
     expect(confirmed).toBe(true);
     const after = c.getSnapshot().messages;
     expect(after.map((m) => m.smsId)).toEqual(['old', 's1']);
@@ -135,8 +158,15 @@ describe('outgoing messages (spec 000 §4 Outgoing message)', () => {
   it('marks a refused send failed with the reason and lets it go again as a new message', async () => {
     const { c, emitted } = await ready();
     c.send(text('s2', 'hi'));
-    expect(c.confirm(msg('s2', NOW + 10, { direction: 'out', status: 2, text: 'hi' }), 'Insufficient balance.')).toBe(true);
-    expect(c.getSnapshot().messages[0]).toMatchObject({ smsId: 's2', status: 2, retmsg: 'Insufficient balance.', local: true });
+    expect(
+      c.confirm(msg('s2', NOW + 10, { direction: 'out', status: 2, text: 'hi' }), 'Insufficient balance.'),
+    ).toBe(true);
+    expect(c.getSnapshot().messages[0]).toMatchObject({
+      smsId: 's2',
+      status: 2,
+      retmsg: 'Insufficient balance.',
+      local: true,
+    });
     const again = c.takeFailed('s2');
     expect(again).toMatchObject({ text: 'hi', smsId: 's2' });
     expect(c.getSnapshot().messages).toEqual([]);
@@ -160,7 +190,10 @@ describe('outgoing messages (spec 000 §4 Outgoing message)', () => {
   it('settles a pending send that a catch-up finds already stored', async () => {
     const stored = msg('p', NOW + 5, { direction: 'out', status: 0 });
     let pages: Message[] = [msg('x', NOW - 10_000)];
-    const h = deps((q) => ({ dialogList: q.since !== undefined ? pages.filter((m) => m.date > q.since!) : pages, nextStartTime: null }));
+    const h = deps((q) => ({
+      dialogList: q.since !== undefined ? pages.filter((m) => m.date > q.since!) : pages,
+      nextStartTime: null,
+    }));
     const c = new Convo('14155550101', '14155550102', h.d);
     await c.load();
     c.send(text('p'));

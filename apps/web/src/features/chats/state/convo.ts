@@ -85,7 +85,8 @@ export class Convo extends SnapshotStore<ConvoSnapshot> {
     const current = utcMonth(deps.now());
     // local history keeps about 4 months; verification-code chats only their current month (spec 000 §7)
     let oldest = current;
-    for (let i = 0; i < (opts.verificationCode ? 0 : constants.localCacheMonths); i++) oldest = previousMonth(oldest);
+    for (let i = 0; i < (opts.verificationCode ? 0 : constants.localCacheMonths); i++)
+      oldest = previousMonth(oldest);
     this.oldestMonth = oldest;
     const start = opts.lastDate !== undefined ? utcMonth(opts.lastDate) : current;
     this.cursor = { ym: monthsBefore(start, current) < 0 ? current : start };
@@ -99,7 +100,8 @@ export class Convo extends SnapshotStore<ConvoSnapshot> {
   }
 
   get hasPending(): boolean {
-    for (const p of this.pending.values()) if (p.message.status === constants.messageStatus.pending) return true;
+    for (const p of this.pending.values())
+      if (p.message.status === constants.messageStatus.pending) return true;
     return false;
   }
 
@@ -156,7 +158,8 @@ export class Convo extends SnapshotStore<ConvoSnapshot> {
 
   /** The first page (once; again after a failure). */
   load(): Promise<void> {
-    if (this.snapshot.status === 'ready' || this.snapshot.status === 'loading') return this.loadPromise ?? Promise.resolve();
+    if (this.snapshot.status === 'ready' || this.snapshot.status === 'loading')
+      return this.loadPromise ?? Promise.resolve();
     this.rebuild({ status: 'loading' });
     const cursorAtStart = this.cursor;
     this.loadPromise = this.walk().then(
@@ -249,7 +252,12 @@ export class Convo extends SnapshotStore<ConvoSnapshot> {
       return false;
     }
     if (m.status === constants.messageStatus.failed) {
-      p.message = { ...p.message, status: m.status, date: m.date || p.message.date, retmsg: retmsg || p.message.retmsg };
+      p.message = {
+        ...p.message,
+        status: m.status,
+        date: m.date || p.message.date,
+        retmsg: retmsg || p.message.retmsg,
+      };
       this.rebuild();
       return true;
     }
@@ -312,7 +320,8 @@ export class Convo extends SnapshotStore<ConvoSnapshot> {
 
   /** Failed sends are dropped when the chat is deleted; pictures released. */
   dispose() {
-    for (const p of this.pending.values()) if (p.message.previewUrl) this.deps.releasePreview?.(p.message.previewUrl);
+    for (const p of this.pending.values())
+      if (p.message.previewUrl) this.deps.releasePreview?.(p.message.previewUrl);
     for (const m of this.server.values()) if (m.previewUrl) this.deps.releasePreview?.(m.previewUrl);
     this.pending.clear();
     this.disposed = true;

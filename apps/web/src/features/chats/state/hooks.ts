@@ -16,7 +16,13 @@ export const useChatStatus = (service: ChatService): StatusSnapshot =>
 export const useChatList = (service: ChatService): ChatListSnapshot =>
   useSyncExternalStore(service.list.subscribe, service.list.getSnapshot);
 
-const idle: ConvoSnapshot = { status: 'idle', messages: [], hasOlder: false, loadingOlder: false, olderFailed: false };
+const idle: ConvoSnapshot = {
+  status: 'idle',
+  messages: [],
+  hasOlder: false,
+  loadingOlder: false,
+  olderFailed: false,
+};
 const noop = () => () => {};
 
 /**

@@ -13,7 +13,12 @@ import { call } from '../../../lib/api';
 import { brand } from '../../../lib/config';
 import { currentLang, currentLanguageCode, i18n } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query';
-import { endSessionFromSocket, openChatSocket, type ChatSocket, type ConnectionState } from '../../../lib/socket';
+import {
+  endSessionFromSocket,
+  openChatSocket,
+  type ChatSocket,
+  type ConnectionState,
+} from '../../../lib/socket';
 import { storage } from '../../../lib/storage';
 import { onSessionReset, useSession } from '../../../stores/session';
 import { useUi } from '../../../stores/ui';
@@ -33,10 +38,14 @@ const UNREAD_KEY = 'numa.chats.unread';
 const unreadStorage: UnreadStorage = {
   load() {
     try {
-      const v = JSON.parse(storage.get(UNREAD_KEY) ?? 'null') as { counts?: unknown; seenUntil?: unknown } | null;
+      const v = JSON.parse(storage.get(UNREAD_KEY) ?? 'null') as {
+        counts?: unknown;
+        seenUntil?: unknown;
+      } | null;
       const counts: Record<string, number> = {};
       if (v && typeof v.counts === 'object' && v.counts) {
-        for (const [k, n] of Object.entries(v.counts)) if (typeof n === 'number' && n > 0) counts[k] = Math.min(n, constants.unreadCap + 1);
+        for (const [k, n] of Object.entries(v.counts))
+          if (typeof n === 'number' && n > 0) counts[k] = Math.min(n, constants.unreadCap + 1);
       }
       return { counts, seenUntil: typeof v?.seenUntil === 'number' ? v.seenUntil : null };
     } catch {
@@ -96,7 +105,9 @@ export class ChatService {
       },
     );
     // the rail badge and the page title follow the total
-    this.unsubscribers.push(this.list.subscribe(() => useUi.getState().setUnread(this.list.getSnapshot().total)));
+    this.unsubscribers.push(
+      this.list.subscribe(() => useUi.getState().setUnread(this.list.getSnapshot().total)),
+    );
     useUi.getState().setUnread(this.list.getSnapshot().total);
     void this.loadList();
   }
@@ -174,7 +185,8 @@ export class ChatService {
         ownFullNumber,
         otherFullNumber,
         {
-          fetchPage: (q) => call(endpoints.getDialogList, { ...q, pageSize: constants.messagePageSize }, { silent: true }),
+          fetchPage: (q) =>
+            call(endpoints.getDialogList, { ...q, pageSize: constants.messagePageSize }, { silent: true }),
           emit: (payload) => this.socket?.send(payload) ?? false,
           now: () => Date.now(),
           releasePreview: (url) => URL.revokeObjectURL(url),
@@ -202,7 +214,9 @@ export class ChatService {
   private hasCredit(): boolean {
     const data = queryClient.getQueryData<{ balance: number }>(accountKeys.balance);
     if (data && data.balance <= 0) {
-      useUi.getState().showError({ kind: 'insufficient', message: contractRetmsg(R.insufficientBalance, currentLang()) });
+      useUi
+        .getState()
+        .showError({ kind: 'insufficient', message: contractRetmsg(R.insufficientBalance, currentLang()) });
       return false;
     }
     return true;
@@ -212,10 +226,19 @@ export class ChatService {
     return { fromNumber: from, toNumber: to, smsId, platform: brand.id, languagecode: currentLanguageCode() };
   }
 
-  private afterSend(convo: Convo, message: { smsId: string; date: number; text: string; type: Message['type'] }) {
+  private afterSend(
+    convo: Convo,
+    message: { smsId: string; date: number; text: string; type: Message['type'] },
+  ) {
     askNotificationPermission();
     const [ownTelCode, otherTelCode] = [telCodeOf(convo.ownFullNumber), telCodeOf(convo.otherFullNumber)];
-    this.list.upsert(listItem(convo.ownFullNumber, convo.otherFullNumber, ownTelCode, otherTelCode, { ...message, media: '', direction: 'out' }));
+    this.list.upsert(
+      listItem(convo.ownFullNumber, convo.otherFullNumber, ownTelCode, otherTelCode, {
+        ...message,
+        media: '',
+        direction: 'out',
+      }),
+    );
   }
 
   sendText(from: string, to: string, text: string): boolean {
@@ -282,8 +305,10 @@ export class ChatService {
     const convo = this.convos.get(key);
     if (!incoming) {
       const mine = convo?.confirm(message, m.retmsg) ?? false;
-      if (m.status === constants.messageStatus.sent) void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
-      if (mine && m.status === constants.messageStatus.failed) this.onSendFailed(key, m.smsId, m.retcode, m.retmsg);
+      if (m.status === constants.messageStatus.sent)
+        void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+      if (mine && m.status === constants.messageStatus.failed)
+        this.onSendFailed(key, m.smsId, m.retcode, m.retmsg);
     } else {
       convo?.receive(message);
     }
@@ -340,7 +365,9 @@ export class ChatService {
     this.convos.delete(key);
     const ui = useChatsUi.getState();
     if (ui.selectedKey === key) ui.select(null);
-    const [from, to] = entry ? [entry.ownFullNumber, entry.otherFullNumber] : (key.split('-') as [string, string]);
+    const [from, to] = entry
+      ? [entry.ownFullNumber, entry.otherFullNumber]
+      : (key.split('-') as [string, string]);
     this.status.set({ deleting: true });
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -362,7 +389,13 @@ export class ChatService {
 
 const telCodeOf = (full: string) => splitFullNumber(full).telCode;
 
-function listItem(own: string, other: string, ownTelCode: string, otherTelCode: string, m: Omit<Message, 'status' | 'highlightTarget' | 'highlightText'> & Partial<Message>): ChatListItem {
+function listItem(
+  own: string,
+  other: string,
+  ownTelCode: string,
+  otherTelCode: string,
+  m: Omit<Message, 'status' | 'highlightTarget' | 'highlightText'> & Partial<Message>,
+): ChatListItem {
   return {
     ownFullNumber: own,
     ownTelCode: ownTelCode || telCodeOf(own),
