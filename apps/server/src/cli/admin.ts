@@ -6,10 +6,11 @@
 import { parseArgs } from 'node:util';
 import { accountCommands } from './commands/account';
 import { reviewCommands } from './commands/review';
+import { numberCommands } from './commands/numbers';
 import { CliError, openLocal, type Command, type OpenContext } from './context';
 import { forwardToServer } from './remote';
 
-export const commands: Command[] = [...accountCommands, ...reviewCommands];
+export const commands: Command[] = [...accountCommands, ...reviewCommands, ...numberCommands];
 
 function help(out: (l?: string) => void) {
   out('usage: npm run admin -- <command> [arguments] [--brand <brand>]');
