@@ -128,6 +128,8 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await a.page.keyboard.type(hello);
   await a.page.keyboard.press('Shift+Enter');
   await a.page.keyboard.type('second line');
+  // sending waits for the connection (the button is enabled once connected)
+  await expect(a.page.getByRole('button', { name: 'Send', exact: true })).toBeEnabled();
   gate.hold();
   await a.page.keyboard.press('Enter');
   const sent = bubble(a.page, hello);
@@ -163,10 +165,29 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await expect(b.page).toHaveTitle('Chats');
   await expect(rowOnB.getByLabel(/unread/)).toHaveCount(0);
   const reply = `Got it ${Date.now().toString(36)}`;
-  await b.page.getByRole('textbox', { name: 'Message' }).click();
-  await b.page.keyboard.type(reply);
+  const box = b.page.getByRole('textbox', { name: 'Message' });
+  await box.click();
+  // pasting rich text inserts its plain text only
+  await box.evaluate((el, text) => {
+    const data = new DataTransfer();
+    data.setData('text/html', `<b style="color:red">${text}</b><img src=x onerror="window.pwned=1">`);
+    data.setData('text/plain', text);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, reply);
+  await expect(box).toHaveText(reply);
+  expect(await box.evaluate((el) => el.querySelector('b, img'))).toBeNull();
+  // an emoji found by its name
+  await b.page.getByRole('button', { name: 'Emoji' }).click();
+  const picker = b.page.getByRole('dialog', { name: 'Emoji' });
+  await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('thumbs up');
+  await picker.getByRole('button', { name: 'thumbs up', exact: true }).click();
+  await b.page.keyboard.press('Escape');
+  await b.page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
+  await expect(box).toContainText('👍');
   await b.page.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(bubble(b.page, reply).getByRole('img', { name: 'Sent' })).toBeVisible();
+  await expect(bubble(b.page, reply)).toContainText('👍');
   await expect(bubble(a.page, reply)).toBeVisible();
   await a.page.screenshot({ path: testInfo.outputPath('a-conversation-en.png') });
 
