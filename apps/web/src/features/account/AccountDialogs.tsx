@@ -1,7 +1,9 @@
 import { useEffect } from 'react';
 import { onRetcode } from '../../lib/api';
+import { useSession } from '../../stores/session';
+import { useAccountInfo } from './api';
 import { ProfileDialogs } from '../billing/ProfileDialogs';
-import { UnlockBonusPrompt } from '../invite/UnlockBonusPrompt';
+import { InviteDialogs } from '../invite/InviteDialogs';
 import { IdentityDialogHost } from '../kyc/IdentityDialog';
 import { openVerify } from '../verify/store';
 import { VerifyModal } from '../verify/VerifyModal';
@@ -14,12 +16,19 @@ import { VerifyModal } from '../verify/VerifyModal';
  */
 export function AccountDialogs() {
   useEffect(() => onRetcode(100025, () => openVerify('update')), []);
+  // the invite flags follow the server whenever the account is read (a session restored from storage
+  // may not have them, and they change after a redemption)
+  const info = useAccountInfo();
+  const setFlags = useSession((s) => s.setFlags);
+  useEffect(() => {
+    if (info.data) setFlags({ canInvite: info.data.canInvite, canSetInviter: info.data.canSetInviter });
+  }, [info.data, setFlags]);
   return (
     <>
       <VerifyModal />
       <ProfileDialogs />
       <IdentityDialogHost />
-      <UnlockBonusPrompt />
+      <InviteDialogs />
     </>
   );
 }

@@ -17,17 +17,17 @@ export const profileKeys = {
  * operator's decision shows on the user's next look without a reload.
  */
 export const useProfile = () =>
-  useQuery({ queryKey: profileKeys.profile, queryFn: () => call(endpoints.getProfile, {}), staleTime: 15_000, refetchOnWindowFocus: true });
+  useQuery({ queryKey: profileKeys.profile, queryFn: () => call(endpoints.getProfile, {}), staleTime: 0, refetchOnWindowFocus: true });
 
 /** The identity documents on file and their review state (same refresh rule). */
 export const useKycInfo = () =>
-  useQuery({ queryKey: profileKeys.kyc, queryFn: () => call(endpoints.getKYCInfo, {}), staleTime: 15_000, refetchOnWindowFocus: true });
+  useQuery({ queryKey: profileKeys.kyc, queryFn: () => call(endpoints.getKYCInfo, {}), staleTime: 0, refetchOnWindowFocus: true });
 
 /**
  * After a change of phone, e-mail, profile or bonus (spec 000 §4: "refreshes account, profile and
  * balance"): the account's queries are fetched again and the invite flags follow the server.
  */
-export async function refreshAccount(opts: { syncFlags?: boolean } = {}) {
+export async function refreshAccount() {
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: accountKeys.balance }),
     queryClient.invalidateQueries({ queryKey: profileKeys.profile }),
@@ -36,7 +36,7 @@ export async function refreshAccount(opts: { syncFlags?: boolean } = {}) {
   ]);
   try {
     const info = await queryClient.fetchQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }), staleTime: 0 });
-    if (opts.syncFlags !== false) useSession.getState().setFlags({ canInvite: info.canInvite, canSetInviter: info.canSetInviter });
+    useSession.getState().setFlags({ canInvite: info.canInvite, canSetInviter: info.canSetInviter });
   } catch {
     /* the panels show their own error states */
   }

@@ -19,41 +19,35 @@ export const contactKeys = { book: ['contacts', 'book'] as const };
 const byNewest = (list: readonly ContactView[]) => list.reduce((m, c) => Math.max(m, c.date), 0);
 
 /**
- * Reads the address book 500 at a time (spec 000 §7: pageSize, since, startTime), newest change
- * first. The first load shows each page as it arrives. Later refreshes ask only for changes since
- * the newest one seen and merge them in.
- *
- * Decided: the server's paging carries no deletions (a deleted contact simply stops appearing), so a
- * contact deleted on another device leaves this list at the next full load (a new visit to the
- * site); deletions made here leave at once.
+ * Reads the address book 500 at a time (spec 000 §7: pageSize, startTime), newest change first,
+ * showing each page of the first load as it arrives. Decided: every refresh reads the whole book
+ * again rather than only the changes `since` the last one, because the server keeps no record of
+ * deletions (a contact deleted on another device simply stops appearing); the list on screen stays
+ * while the refresh runs.
  */
 async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
   const previous = queryClient.getQueryData<AddressBookData>(contactKeys.book);
-  const incremental = previous?.complete ? previous : undefined;
-  const since = incremental ? incremental.newest : undefined;
-  const byId = new Map<string, ContactView>((incremental?.list ?? []).map((c) => [c.id, c]));
+  const progressive = !previous?.complete;
+  const byId = new Map<string, ContactView>();
   let startTime: number | undefined;
-  let pages = 0;
-  for (;;) {
+  for (let pages = 0; pages < 1000; pages++) {
     const page = await call(
       endpoints.getCloudAddressBook,
-      { pageSize: constants.addressBookPageSize, ...(since !== undefined ? { since } : {}), ...(startTime !== undefined ? { startTime } : {}) },
+      { pageSize: constants.addressBookPageSize, ...(startTime !== undefined ? { startTime } : {}) },
       { signal },
     );
     for (const e of page.addressBookList) byId.set(e.id, fromEntry(e));
-    pages++;
     const next = page.nextStartTime;
     // a cursor that does not move back would loop: stop there
     if (next === null || (startTime !== undefined && next >= startTime) || page.addressBookList.length === 0) break;
     startTime = next;
-    if (!incremental) {
+    if (progressive) {
       const partial = sortContacts([...byId.values()]);
       queryClient.setQueryData<AddressBookData>(contactKeys.book, { list: partial, newest: byNewest(partial), complete: false });
     }
-    if (pages > 10_000) break;
   }
   const list = sortContacts([...byId.values()]);
-  return { list, newest: Math.max(byNewest(list), incremental?.newest ?? 0), complete: true };
+  return { list, newest: byNewest(list), complete: true };
 }
 
 /** The whole address book, sorted; shared by the contacts screen, chats' names and the contact picker. */
@@ -66,6 +60,8 @@ export const useAddressBook = (opts: { enabled?: boolean } = {}) =>
   });
 
 function patchBook(fn: (list: ContactView[]) => ContactView[]) {
+  // a refresh already under way may have read the pages before this change: read them again
+  if (queryClient.isFetching({ queryKey: contactKeys.book }) > 0) void queryClient.invalidateQueries({ queryKey: contactKeys.book });
   queryClient.setQueryData<AddressBookData>(contactKeys.book, (old) => {
     if (!old) return old;
     const list = sortContacts(fn(old.list));

@@ -3,36 +3,29 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, endpoints } from '@numa/contract';
-import { Dialog } from '../../components/Dialog';
 import { Loading, Spinner } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
-import { queryClient } from '../../lib/query';
-import { useSession } from '../../stores/session';
-import { useUi } from '../../stores/ui';
-import { accountKeys, useAccountInfo } from '../account/api';
+import { useAccountInfo } from '../account/api';
 import { refreshAccount } from '../account/profileApi';
 import { openVerify } from '../verify/store';
 import { useInviter } from './api';
-import { useUnlockPrompt } from './store';
-import '../billing/billing.css';
+import { useInviteDialogs } from './store';
 import './invite.css';
 
 /**
  * Redeem code (spec 001 §2): one input and a button, disabled when the code is empty or the account
  * cannot set an inviter. Without an account phone the entry is disabled and the unlock-bonus prompt
- * offers to set one up. A success shows the congratulation dialog (Later → profile, Invite → invite).
+ * offers to set one up. A success shows the (global) congratulation dialog.
  */
 export default function RedeemCodePanel() {
   const { t } = useTranslation();
   const info = useAccountInfo();
   const inviter = useInviter();
-  const canInvite = useSession((s) => s.canInvite);
-  const navigate = useUi((s) => s.navigate);
-  const openUnlock = useUnlockPrompt((s) => s.open);
+  const openUnlock = useInviteDialogs((s) => s.openUnlock);
+  const showBonus = useInviteDialogs((s) => s.showBonus);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [bonus, setBonus] = useState<number | null>(null);
 
   const hasPhone = !!info.data?.phone;
   // the prompt shows once per visit of a phone-less account
@@ -47,10 +40,9 @@ export default function RedeemCodePanel() {
   const redeem = useMutation({
     mutationFn: (inviteCode: string) => call(endpoints.setInviter, { inviteCode }, { silent: true }),
     onSuccess: async (res) => {
-      setBonus(res.bonus);
+      showBonus(res.bonus);
       setCode('');
-      // the menu's flags follow when the dialog closes, so the panel stays while it shows
-      await refreshAccount({ syncFlags: false });
+      await refreshAccount();
     },
     onError: (e) => {
       if (isApiError(e) && e.retcode === 100025) openVerify('updateForUnlockBonus');
@@ -80,12 +72,6 @@ export default function RedeemCodePanel() {
       return;
     }
     redeem.mutate(v);
-  };
-  const leave = (panel: 'profile' | 'invite') => {
-    setBonus(null);
-    const fresh = queryClient.getQueryData<{ canInvite: boolean; canSetInviter: boolean }>(accountKeys.info);
-    if (fresh) useSession.getState().setFlags({ canInvite: fresh.canInvite, canSetInviter: fresh.canSetInviter });
-    navigate('tabAccount', panel);
   };
 
   return (
@@ -118,30 +104,6 @@ export default function RedeemCodePanel() {
           {redeem.isPending && <Spinner size={16} />} {t('redeem.redeem')}
         </Button>
       </Form>
-      <Dialog
-        isOpen={bonus !== null}
-        onClose={() => leave('profile')}
-        role="alertdialog"
-        width={400}
-        title={t('redeem.congratsTitle')}
-        footer={
-          <>
-            <Button className="button" onPress={() => leave('profile')}>
-              {t('redeem.later')}
-            </Button>
-            {canInvite && (
-              <Button className="button primary" onPress={() => leave('invite')} autoFocus>
-                {t('redeem.invite')}
-              </Button>
-            )}
-          </>
-        }
-      >
-        <div className="status-art done" aria-hidden="true">
-          ✓
-        </div>
-        <p>{t('redeem.congratsText', { amount: money(bonus ?? constants.unlockBonus) })}</p>
-      </Dialog>
     </section>
   );
 }

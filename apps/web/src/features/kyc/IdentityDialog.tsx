@@ -10,6 +10,7 @@ import { queryClient } from '../../lib/query';
 import { profileKeys, useKycInfo } from '../account/profileApi';
 import { UnsavedChangesPrompt } from '../billing/UnsavedChanges';
 import { checkIdentityImage, compressImage } from './images';
+import { useSession } from '../../stores/session';
 import { useIdentityDialog } from './store';
 import '../billing/billing.css';
 import './kyc.css';
@@ -213,7 +214,7 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
               <li key={name} className={`kyc-thumb ${slot ? '' : 'empty'}`}>
                 {slot ? (
                   <>
-                    <img src={slot.kind === 'kept' ? slot.url : slot.preview} alt={labelOf(name)} />
+                    {slot.kind === 'kept' ? <KeptImage url={slot.url} alt={labelOf(name)} /> : <img src={slot.preview} alt={labelOf(name)} />}
                     {editable && (
                       <Button className="kyc-delete" aria-label={t('kyc.delete', { label: labelOf(name) })} onPress={() => remove(name)}>
                         <span aria-hidden="true">×</span>
@@ -278,6 +279,36 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
       />
     </>
   );
+}
+
+/**
+ * An image already on file. `/media` answers its owner by the auth-token header (or the cookie set at
+ * sign-in); the header works even when the cookie is gone, so the bytes are fetched with it.
+ */
+function KeptImage({ url, alt }: { url: string; alt: string }) {
+  const token = useSession((s) => s.token);
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    if (!url.startsWith('/')) {
+      setSrc(url);
+      return;
+    }
+    let live = true;
+    let objectUrl = '';
+    fetch(url, { headers: token ? { 'auth-token': token } : {} })
+      .then((r) => (r.ok ? r.blob() : Promise.reject(new Error(String(r.status)))))
+      .then((blob) => {
+        if (!live) return;
+        objectUrl = URL.createObjectURL(blob);
+        setSrc(objectUrl);
+      })
+      .catch(() => live && setSrc(url));
+    return () => {
+      live = false;
+      if (objectUrl) URL.revokeObjectURL(objectUrl);
+    };
+  }, [url, token]);
+  return src ? <img src={src} alt={alt} /> : <span className="kyc-placeholder" role="img" aria-label={alt} aria-busy="true" />;
 }
 
 function KycStatusNote({ info }: { info: KYCInfo }) {

@@ -12,7 +12,7 @@ import { accountKeys } from '../account/api';
 import { refreshAccount } from '../account/profileApi';
 import { CaptchaModal } from '../auth/CaptchaModal';
 import { useCountdown } from '../auth/useCountdown';
-import { checkEmail, checkPhone, cleanTelCode, TELCODE_MAX } from './logic';
+import { checkEmail, checkPhone, cleanTelCode } from './logic';
 import { isEmailMode, useVerifyModal, type VerifyMode } from './store';
 import './verify.css';
 
@@ -189,7 +189,7 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
                   <Label className="field-label">{t('verify.countryCode')}</Label>
                   <div className="prefixed">
                     <span aria-hidden="true">+</span>
-                    <Input className="input" inputMode="numeric" maxLength={TELCODE_MAX} autoComplete="tel-country-code" />
+                    <Input className="input" inputMode="numeric" autoComplete="tel-country-code" />
                   </div>
                   <FieldError className="field-error">{fieldError?.field === 'telCode' ? fieldError.message : null}</FieldError>
                 </TextField>

@@ -9,7 +9,7 @@ export type CheckedEmail = { ok: true; email: string } | { ok: false; field: 'em
 /** The country code field holds at most 4 characters (spec 000 §5). */
 export const TELCODE_MAX = 4;
 
-/** Cleans what people type into the country code field: digits only, '+' dropped, 4 at most. */
+/** Cleans what people type into the country code field: digits only (a typed "+" is dropped), 4 at most. */
 export const cleanTelCode = (v: string) => v.replace(/\D/g, '').slice(0, TELCODE_MAX);
 
 /**
