@@ -18,6 +18,8 @@ export interface SocketData {
   accountId: number;
   brand: string;
   lang: Lang;
+  /** When a send last found the session standing (0: not yet). */
+  checkedAt: number;
 }
 
 export type RealtimeServer = Server<

@@ -26,6 +26,9 @@ import { sessionKick, type KickCode } from './liveness';
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type Ack = (answer: { retcode: number; retmsg: string }) => void;
 
+/** A send re-checks its socket's session at most this often. */
+const recheckSendsMs = 10_000;
+
 /** Room of the socket.io Redis adapter's channels: `<REDIS_KEY_PREFIX>:socket.io`. */
 export const adapterKey = (prefix: string) => `${prefix}:socket.io`;
 
@@ -80,7 +83,13 @@ export default fp(
       if (!query.success) return refuse(100012);
       sessions.authenticate(query.data.token, brand.id).then(
         (session) => {
-          socket.data = { sessionId: session.id, accountId: session.accountId, brand: brand.id, lang };
+          socket.data = {
+            sessionId: session.id,
+            accountId: session.accountId,
+            brand: brand.id,
+            lang,
+            checkedAt: 0,
+          };
           next();
         },
         (err: unknown) => {
@@ -186,8 +195,14 @@ export default fp(
       }
       const p = parsed.data;
       if (p.platform !== socket.data.brand) return refuseSend(socket, raw, 100016, lang, ack);
-      const ended = await sessionKick(db, socket.data.sessionId);
-      if (ended) return kick(socket, ended);
+      // Revocations kick at once (sessions' 'revoked' event, on every server); this check catches what
+      // happens without an event (an operator suspending the account from another process) within
+      // recheckSendsMs.
+      if (Date.now() - socket.data.checkedAt > recheckSendsMs) {
+        const ended = await sessionKick(db, socket.data.sessionId);
+        if (ended) return kick(socket, ended);
+        socket.data.checkedAt = Date.now();
+      }
 
       const result: SendResult = await chats.send({ accountId: socket.data.accountId, brand: p.platform }, p);
       if (result.kind === 'refused') return refuseSend(socket, raw, result.retcode, lang, ack);

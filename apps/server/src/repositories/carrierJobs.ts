@@ -7,12 +7,15 @@ export interface CarrierJob {
 }
 
 export const carrierJobsRepo = {
-  async enqueue(q: Queryable, messageId: number): Promise<number> {
-    const [row] = await q.query<{ id: number }>(
-      `INSERT INTO carrier_jobs (message_id) VALUES ($1) RETURNING id`,
-      [messageId],
+  /** A job for a message, already claimed by the caller for `leaseMs` (its first attempt). */
+  async enqueue(q: Queryable, messageId: number, leaseMs: number): Promise<CarrierJob> {
+    const [row] = await q.query<CarrierJob>(
+      `INSERT INTO carrier_jobs (message_id, attempts, locked_until)
+       VALUES ($1, 1, now() + $2 * interval '1 millisecond')
+       RETURNING id, message_id AS "messageId", attempts`,
+      [messageId, leaseMs],
     );
-    return row!.id;
+    return row!;
   },
 
   /**
@@ -21,18 +24,18 @@ export const carrierJobsRepo = {
    */
   async claim(
     q: Queryable,
-    p: { leaseMs: number; limit: number; jobId?: number; messageId?: number },
+    p: { leaseMs: number; limit: number; messageId?: number },
   ): Promise<CarrierJob[]> {
     return q.query<CarrierJob>(
       `UPDATE carrier_jobs SET locked_until = now() + $1 * interval '1 millisecond', attempts = attempts + 1
         WHERE id IN (
           SELECT id FROM carrier_jobs
            WHERE done_at IS NULL AND run_after <= now() AND (locked_until IS NULL OR locked_until < now())
-             AND ($3::bigint IS NULL OR id = $3) AND ($4::bigint IS NULL OR message_id = $4)
+             AND ($3::bigint IS NULL OR message_id = $3)
            ORDER BY id LIMIT $2
            FOR UPDATE SKIP LOCKED)
         RETURNING id, message_id AS "messageId", attempts`,
-      [p.leaseMs, p.limit, p.jobId ?? null, p.messageId ?? null],
+      [p.leaseMs, p.limit, p.messageId ?? null],
     );
   },
 

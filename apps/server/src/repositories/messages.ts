@@ -83,14 +83,9 @@ export const messagesRepo = {
   /**
    * Stores a message in the caller's transaction. Its date is distinct and increasing within the
    * conversation: the conversation row hands it out under a row lock (now, or one past the newest).
-   * Returns null when the account already has a message with this smsId (an idempotent repeat).
+   * The caller makes sure the smsId is new for the account (the unique index refuses a twin).
    */
-  async insert(q: Queryable, m: NewMessage): Promise<MessageRow | null> {
-    const [dup] = await q.query<{ id: number }>(
-      `SELECT id FROM messages WHERE account_id = $1 AND sms_id = $2`,
-      [m.accountId, m.smsId],
-    );
-    if (dup) return null;
+  async insert(q: Queryable, m: NewMessage): Promise<MessageRow> {
     const [{ id }] = (await q.query<{ id: number }>(`SELECT nextval('messages_id_seq')::bigint AS id`)) as [
       { id: number },
     ];
@@ -135,7 +130,10 @@ export const messagesRepo = {
     return row!;
   },
 
-  /** The final state of an outgoing message (sent or failed). */
+  /**
+   * The final state of an outgoing message; null when it does not apply: 'sent' only to a pending
+   * message, 'failed' to one not failed yet (a late failure report overrides 'sent').
+   */
   async setOutcome(
     q: Queryable,
     id: number,
@@ -149,7 +147,7 @@ export const messagesRepo = {
   ): Promise<MessageRow | null> {
     const [row] = await q.query<MessageRow>(
       `UPDATE messages SET status = $2, retcode = $3, retmsg = $4, carrier = COALESCE($5, carrier), carrier_id = COALESCE($6, carrier_id)
-        WHERE id = $1 RETURNING ${cols()}`,
+        WHERE id = $1 AND (CASE WHEN $2::smallint = 0 THEN status = 1 ELSE status <> 2 END) RETURNING ${cols()}`,
       [id, o.status, o.retcode ?? null, o.retmsg ?? null, o.carrier ?? null, o.carrierId ?? null],
     );
     return row ?? null;

@@ -152,7 +152,7 @@ export function createChatService(deps: {
     if (!account || account.balance <= 0 || account.balance < charge) return refuse(400001);
 
     try {
-      const outcome = await db.tx(async (q): Promise<SendResult & { jobId?: number }> => {
+      const outcome = await db.tx(async (q): Promise<SendResult & { job?: CarrierJob }> => {
         const { applied } = await ledgerRepo.apply(q, {
           accountId,
           type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
@@ -203,12 +203,13 @@ export function createChatService(deps: {
           segments,
           carrier: carrier.name,
         });
-        if (!row) throw new Error(`message ${p.smsId} stored twice`);
         if (isNew) await rateEventsRepo.record(q, `chat-new:${accountId}`);
-        const jobId = await carrierJobsRepo.enqueue(q, row.id);
-        return { kind: 'stored', row, jobId };
+        // the job is born claimed by this process: it runs right after the commit, and another
+        // process takes it over only if this one dies before its lease ends
+        const job = await carrierJobsRepo.enqueue(q, row.id, opts.leaseMs);
+        return { kind: 'stored', row, job };
       });
-      if (outcome.kind === 'stored' && outcome.jobId) runSoon({ jobId: outcome.jobId });
+      if (outcome.kind === 'stored' && outcome.job) start(outcome.job, outcome.row);
       return outcome.kind === 'stored' ? { kind: 'stored', row: outcome.row } : outcome;
     } catch (err) {
       if (isApiError(err)) return refuse(err.retcode, err.detail);
@@ -224,17 +225,13 @@ export function createChatService(deps: {
     jobId: number | null,
   ): Promise<MessageRow | null> {
     return db.tx(async (q) => {
-      const [locked] = await q.query<{ status: number }>(
-        `SELECT status FROM messages WHERE id = $1 FOR UPDATE`,
-        [row.id],
-      );
       if (jobId !== null) await carrierJobsRepo.done(q, jobId);
-      if (!locked || locked.status === constants.messageStatus.failed) return null;
       const updated = await messagesRepo.setOutcome(q, row.id, {
         status: constants.messageStatus.failed,
         retcode,
         retmsg: reason.slice(0, 300),
       });
+      if (!updated) return null;
       if (row.charge > 0) {
         await ledgerRepo.apply(q, {
           accountId: row.accountId,
@@ -255,8 +252,9 @@ export function createChatService(deps: {
     });
   }
 
-  async function runJob(job: CarrierJob): Promise<void> {
-    const row = await messagesRepo.byId(db, job.messageId);
+  /** Hands a message to the carrier; `known` is the row when the caller has it (a fresh send). */
+  async function runJob(job: CarrierJob, known?: MessageRow): Promise<void> {
+    const row = known ?? (await messagesRepo.byId(db, job.messageId));
     if (!row || row.status !== constants.messageStatus.pending) {
       await carrierJobsRepo.done(db, job.id);
       return;
@@ -279,11 +277,6 @@ export function createChatService(deps: {
       );
       const sent = await db.tx(async (q) => {
         await carrierJobsRepo.done(q, job.id);
-        const [r] = await q.query<{ id: number }>(
-          `SELECT id FROM messages WHERE id = $1 AND status = 1 FOR UPDATE`,
-          [row.id],
-        );
-        if (!r) return null;
         return messagesRepo.setOutcome(q, row.id, {
           status: constants.messageStatus.sent,
           carrier: carrier.name,
@@ -312,21 +305,23 @@ export function createChatService(deps: {
     void p.finally(() => inFlight.delete(p));
   }
 
-  /** Claims and runs due jobs (one job, one message's job, or a batch). */
-  async function runDue(filter: { jobId?: number; messageId?: number } = {}): Promise<number> {
+  function start(job: CarrierJob, known?: MessageRow) {
+    track(
+      runJob(job, known).catch((err: unknown) => {
+        log.error({ err, jobId: job.id }, 'carrier job crashed; it is resumed when its lease ends');
+      }),
+    );
+  }
+
+  /** Claims and runs due jobs (one message's job, or a batch). */
+  async function runDue(filter: { messageId?: number } = {}): Promise<number> {
     if (stopped) return 0;
     const jobs = await carrierJobsRepo.claim(db, { leaseMs: opts.leaseMs, limit: 20, ...filter });
-    for (const job of jobs) {
-      track(
-        runJob(job).catch((err: unknown) => {
-          log.error({ err, jobId: job.id }, 'carrier job crashed; it is resumed when its lease ends');
-        }),
-      );
-    }
+    for (const job of jobs) start(job);
     return jobs.length;
   }
 
-  function runSoon(filter: { jobId?: number; messageId?: number }) {
+  function runSoon(filter: { messageId?: number }) {
     track(
       runDue(filter)
         .then(() => undefined)

@@ -1,0 +1,326 @@
+/**
+ * `npm run bench`: the chat paths against a baseline measured in the same run, on the same machine.
+ *
+ * (a) Delivery round trip: account A sends a text through the real server (socket.io, session check,
+ *     rules, charge and storage in one transaction, the carrier job, the simulator's delivery to B's
+ *     number, storage of B's copy) until B's socket receives it — against a bare socket.io server that
+ *     relays the same payload from A's socket to B's.
+ * (b) getChatList and getDialogList of an account with 10,000 messages (501 chats; one chat of
+ *     5,000 messages, read a page of 500) — against a bare Fastify route answering the same JSON.
+ *
+ * Sequential requests (one at a time): the figures are latencies, p50 and p99, and their ratios.
+ * The database is the embedded PGlite that `npm start` uses, or PostgreSQL with BENCH_DATABASE_URL.
+ * Results: bench/results/latest.json.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { Server } from 'socket.io';
+import { io as connectIo, type Socket } from 'socket.io-client';
+import { constants, socketPath, toMinor, type ReceiveMessage } from '@numa/contract';
+import { buildApp } from '../apps/server/src/app';
+import { openDatabase, type Database } from '../apps/server/src/db';
+import { openPostgres } from '../apps/server/src/db/postgres';
+import { migrate } from '../apps/server/src/db/migrate';
+import { loadEnv } from '../apps/server/src/env';
+import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
+import { ledgerRepo } from '../apps/server/src/repositories/ledger';
+import { createSessionService } from '../apps/server/src/services/sessions';
+import { assignNumber } from '../apps/server/src/services/numbers';
+
+const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 400);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
+const WARMUP = 30;
+const MESSAGES = 10_000;
+
+interface Stats {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+}
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return { n: s.length, p50: r(q(0.5)), p99: r(q(0.99)), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
+}
+const ratio = (a: Stats, b: Stats) => ({
+  p50: Math.round((a.p50 / b.p50) * 100) / 100,
+  p99: Math.round((a.p99 / b.p99) * 100) / 100,
+});
+
+type Client = Socket;
+function connect(url: string, query: Record<string, string>): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const s = connectIo(url, {
+      path: socketPath,
+      query,
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    });
+    s.once('connect', () => resolve(s));
+    s.once('connect_error', reject);
+  });
+}
+
+/** Waits for the next receiveMessage of a socket that satisfies `match`. */
+function next(s: Client, match: (m: ReceiveMessage) => boolean): Promise<ReceiveMessage> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no message within 10 s')), 10_000);
+    const on = (m: ReceiveMessage) => {
+      if (!match(m)) return;
+      clearTimeout(timer);
+      s.off('receiveMessage', on);
+      resolve(m);
+    };
+    s.on('receiveMessage', on);
+  });
+}
+
+/** A sends `count` texts to B one after the other; each sample is send → B received. */
+async function roundTrips(
+  a: Client,
+  b: Client,
+  from: string,
+  to: string,
+  count: number,
+  tag: string,
+): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const text = `${tag} ${i} — how are you today?`;
+    const smsId = `${tag}-${i}-${Math.random().toString(36).slice(2, 8)}`;
+    const received = next(b, (m) => m.text === text && m.direction === 'in');
+    const confirmed = next(a, (m) => m.smsId === smsId);
+    const t0 = performance.now();
+    a.emit('sendMessage', {
+      fromNumber: from,
+      toNumber: to,
+      text,
+      msgType: 'sms',
+      smsId,
+      platform: 'numa',
+      languagecode: 'en',
+    });
+    await received;
+    samples.push(performance.now() - t0);
+    const c = await confirmed;
+    if (c.status !== 0) throw new Error(`send failed: ${c.retmsg}`);
+  }
+  return samples;
+}
+
+/** Sequential GETs of one URL; each sample is request → full body read. */
+async function requests(url: string, headers: Record<string, string>, count: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    const body = (await res.json()) as { retcode: number };
+    samples.push(performance.now() - t0);
+    if (body.retcode !== 0) throw new Error(`${url}: retcode ${body.retcode}`);
+  }
+  return samples;
+}
+
+async function openDb(): Promise<{ db: Database; dataDir: string; cleanup(): Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-bench-'));
+  const pg = process.env.BENCH_DATABASE_URL;
+  if (pg) {
+    const schema = `bench_${process.pid}`;
+    const db = await openPostgres(pg, { schema });
+    await migrate(db);
+    return {
+      db,
+      dataDir,
+      async cleanup() {
+        await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await db.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_URL: undefined });
+  return {
+    db,
+    dataDir,
+    async cleanup() {
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function makeAccount(db: Database, email: string, number: string, balance: number) {
+  return db.tx(async (q) => {
+    const [row] = await q.query<{ id: number }>(
+      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
+      [email],
+    );
+    const id = row!.id;
+    await assignNumber(q, { accountId: id, number });
+    if (balance) {
+      await ledgerRepo.apply(q, {
+        accountId: id,
+        type: constants.billTypes.adjustment,
+        charge: toMinor(balance),
+        options: { campaignName: 'bench' },
+      });
+    }
+    const { token } = await createSessionService(db).start(q, id, {});
+    return { id, token, number: number.slice(1) };
+  });
+}
+
+/** 10,000 messages for one account: one chat of 5,000 and 500 chats of 10, all this month. */
+async function seedMessages(db: Database, accountId: number, own: string, bigOther: string) {
+  const now = Date.now();
+  const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
+  const step = Math.max(1, Math.min(1000, Math.floor((now - monthStart - 2000) / (MESSAGES + 1))));
+  await db.query(
+    `INSERT INTO messages (account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction, type,
+                           text, media, status, sms_id, date, charge, segments)
+     SELECT $1, $2, '1', CASE WHEN g <= 5000 THEN $3 ELSE '1212' || lpad(((g - 5001) / 10)::text, 7, '0') END, '1',
+            CASE WHEN g % 2 = 0 THEN 'in' ELSE 'out' END, 'sms',
+            'Benchmark message ' || g || ': a sentence of the length people usually text.', '', 0, 'bench-' || g,
+            $4::bigint - g * $5::bigint, CASE WHEN g % 2 = 0 THEN 0 ELSE 80 END, 1
+       FROM generate_series(1, ${MESSAGES}) AS g`,
+    [accountId, own, bigOther, now - 1000, step],
+  );
+  await db.query(
+    `INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
+     SELECT DISTINCT ON (own_full_number, other_full_number) account_id, own_full_number, other_full_number, date, date, id
+       FROM messages WHERE account_id = $1 ORDER BY own_full_number, other_full_number, date DESC`,
+    [accountId],
+  );
+}
+
+async function main() {
+  const started = performance.now();
+  const { db, dataDir, cleanup } = await openDb();
+  const env = loadEnv({
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    WEB_DIST: '/nonexistent',
+    VALIDATE_RESPONSES: 'false',
+  });
+  const app = await buildApp({ env, db, mail: new SimulatedMail() });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const serverUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  console.log(
+    `Numa benchmarks — ${process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)'}, Node ${process.version}, ${os.cpus().length} CPUs\n`,
+  );
+
+  // ---- (a) delivery round trip ----
+  const a = await makeAccount(db, 'bench-a@example.com', '+14155550901', 1000);
+  const b = await makeAccount(db, 'bench-b@example.com', '+14155550902', 0);
+  const sa = await connect(serverUrl, { token: a.token });
+  const sb = await connect(serverUrl, { token: b.token });
+  await roundTrips(sa, sb, a.number, b.number, WARMUP, 'warm');
+  const real = stats(await roundTrips(sa, sb, a.number, b.number, ROUND_TRIPS, 'real'));
+  sa.close();
+  sb.close();
+
+  const bareHttp = createServer();
+  const bare = new Server(bareHttp, { path: socketPath, transports: ['websocket'] });
+  bare.on('connection', (s) => {
+    void s.join(String(s.handshake.query.room));
+    s.on('sendMessage', (p: Record<string, unknown>) => {
+      bare.to('b').emit('receiveMessage', { ...p, direction: 'in', status: 0 });
+      s.emit('receiveMessage', { ...p, direction: 'out', status: 0 });
+    });
+  });
+  await new Promise<void>((r) => bareHttp.listen(0, '127.0.0.1', r));
+  const bareUrl = `http://127.0.0.1:${(bareHttp.address() as AddressInfo).port}`;
+  const ba = await connect(bareUrl, { room: 'a' });
+  const bb = await connect(bareUrl, { room: 'b' });
+  await roundTrips(ba, bb, a.number, b.number, WARMUP, 'warm');
+  const echo = stats(await roundTrips(ba, bb, a.number, b.number, ROUND_TRIPS, 'bare'));
+  ba.close();
+  bb.close();
+  await new Promise<void>((r) => bare.close(() => r()));
+
+  // ---- (b) chat list and dialog page on 10,000 messages ----
+  const reader = await makeAccount(db, 'bench-reader@example.com', '+14155550903', 0);
+  const bigOther = '12125559999';
+  await seedMessages(db, reader.id, reader.number, bigOther);
+  const headers = { 'auth-token': reader.token, host: 'localhost' };
+  const chatListPath = `/web/getChatList?months=${constants.chatListMonths}&languagecode=en&webVersion=bench`;
+  const dialogPath = `/web/getDialogList?ownFullNumber=${reader.number}&otherFullNumber=${bigOther}&pageSize=${constants.messagePageSize}&languagecode=en`;
+  const chatListBody = await (await fetch(serverUrl + chatListPath, { headers })).json();
+  const dialogBody = await (await fetch(serverUrl + dialogPath, { headers })).json();
+  const chats = (chatListBody as { data: { chatList: unknown[] } }).data.chatList.length;
+  const page = (dialogBody as { data: { dialogList: unknown[] } }).data.dialogList.length;
+
+  const plain = Fastify({ logger: false });
+  plain.get('/web/getChatList', async () => chatListBody);
+  plain.get('/web/getDialogList', async () => dialogBody);
+  await plain.listen({ port: 0, host: '127.0.0.1' });
+  const plainUrl = `http://127.0.0.1:${(plain.server.address() as AddressInfo).port}`;
+
+  const measure = async (url: string) => {
+    await requests(url, headers, WARMUP);
+    return stats(await requests(url, headers, REQUESTS));
+  };
+  const chatList = {
+    server: await measure(serverUrl + chatListPath),
+    bare: await measure(plainUrl + chatListPath),
+  };
+  const dialog = {
+    server: await measure(serverUrl + dialogPath),
+    bare: await measure(plainUrl + dialogPath),
+  };
+  await plain.close();
+  await app.close();
+  await cleanup();
+
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
+    roundTrip: { samples: ROUND_TRIPS, server: real, bareSocketIo: echo, ratio: ratio(real, echo) },
+    getChatList: {
+      messages: MESSAGES,
+      chats,
+      server: chatList.server,
+      bareFastify: chatList.bare,
+      ratio: ratio(chatList.server, chatList.bare),
+    },
+    getDialogList: {
+      messages: MESSAGES,
+      page,
+      server: dialog.server,
+      bareFastify: dialog.bare,
+      ratio: ratio(dialog.server, dialog.bare),
+    },
+    seconds: Math.round((performance.now() - started) / 100) / 10,
+  };
+
+  const row = (name: string, s: Stats, base: Stats) =>
+    `${name.padEnd(34)} ${s.p50.toFixed(2).padStart(8)} ${s.p99.toFixed(2).padStart(8)}   ${base.p50.toFixed(2).padStart(8)} ${base.p99.toFixed(2).padStart(8)}   ${(s.p50 / base.p50).toFixed(2).padStart(6)}× ${(s.p99 / base.p99).toFixed(2).padStart(6)}×`;
+  console.log(
+    `${''.padEnd(34)} ${'server ms'.padStart(17)}   ${'baseline ms'.padStart(17)}   ${'ratio'.padStart(14)}`,
+  );
+  console.log(
+    `${''.padEnd(34)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}   ${'p50'.padStart(8)} ${'p99'.padStart(8)}   ${'p50'.padStart(7)} ${'p99'.padStart(7)}`,
+  );
+  console.log(row('delivery A → B (vs socket.io echo)', real, echo));
+  console.log(row(`getChatList, ${chats} chats (vs Fastify)`, chatList.server, chatList.bare));
+  console.log(row(`getDialogList, ${page} msgs (vs Fastify)`, dialog.server, dialog.bare));
+
+  const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\n${results.seconds} s; written to bench/results/latest.json`);
+}
+
+await main();
