@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
-import { Button, FileTrigger } from 'react-aria-components';
+import { Button, FileTrigger, Tooltip, TooltipTrigger } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { useUi } from '../../../stores/ui';
@@ -170,18 +170,23 @@ export function Composer({
         </div>
       )}
       <div className="composer-tools">
-        <FileTrigger
-          acceptedFileTypes={[...acceptedImageTypes]}
-          onSelect={(files) => void sendFile(files ? Array.from(files)[0] : undefined)}
-        >
-          <Button
-            className="icon-button composer-tool"
-            aria-label={t('chats.input.image')}
-            isDisabled={!canSend || preparing}
+        <TooltipTrigger delay={500}>
+          <FileTrigger
+            acceptedFileTypes={[...acceptedImageTypes]}
+            onSelect={(files) => void sendFile(files ? Array.from(files)[0] : undefined)}
           >
-            <ImageIcon />
-          </Button>
-        </FileTrigger>
+            <Button
+              className="icon-button composer-tool"
+              aria-label={t('chats.input.image')}
+              isDisabled={!canSend || preparing}
+            >
+              <ImageIcon />
+            </Button>
+          </FileTrigger>
+          <Tooltip className="chat-tooltip" offset={6}>
+            {t('chats.input.image')}
+          </Tooltip>
+        </TooltipTrigger>
         <EmojiPicker onPick={insertEmoji} />
       </div>
       <div className="composer-row">

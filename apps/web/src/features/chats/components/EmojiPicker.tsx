@@ -1,5 +1,14 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Button, Dialog, DialogTrigger, Input, Popover, SearchField } from 'react-aria-components';
+import {
+  Button,
+  Dialog,
+  DialogTrigger,
+  Input,
+  Popover,
+  SearchField,
+  Tooltip,
+  TooltipTrigger,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CompactEmoji } from 'emojibase';
@@ -194,13 +203,18 @@ export function EmojiPicker({ onPick, isDisabled }: { onPick(emoji: string): voi
   const { t } = useTranslation();
   return (
     <DialogTrigger>
-      <Button
-        className="icon-button composer-tool"
-        aria-label={t('chats.input.emoji')}
-        isDisabled={isDisabled ?? false}
-      >
-        <SmileIcon />
-      </Button>
+      <TooltipTrigger delay={500}>
+        <Button
+          className="icon-button composer-tool"
+          aria-label={t('chats.input.emoji')}
+          isDisabled={isDisabled ?? false}
+        >
+          <SmileIcon />
+        </Button>
+        <Tooltip className="chat-tooltip" offset={6}>
+          {t('chats.input.emoji')}
+        </Tooltip>
+      </TooltipTrigger>
       <Popover placement="top start" offset={8} className="popover emoji-popover">
         <Dialog className="emoji-dialog" aria-label={t('chats.emoji.label')}>
           <EmojiPanel onPick={onPick} />

@@ -100,7 +100,12 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
   return (
     <section className="conversation new-chat" aria-labelledby="new-chat-title">
       <header className="new-chat-header">
-        <h2 id="new-chat-title">{t('chats.newChat.title')}</h2>
+        <div className="new-chat-top">
+          <h2 id="new-chat-title">{t('chats.newChat.title')}</h2>
+          <Button className="button new-chat-cancel" onPress={() => select(null)}>
+            {t('app.cancel')}
+          </Button>
+        </div>
         <div className="new-chat-fields">
           <div className="new-chat-to">
             <CountryCodePicker
