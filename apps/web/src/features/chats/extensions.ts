@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ChosenPerson } from './logic/number';
+import * as contacts from '../contacts/chatSeams';
 
 /*
  * Seams for the contacts area (kept small on purpose). The contacts developer replaces these defaults
@@ -7,13 +8,13 @@ import type { ChosenPerson } from './logic/number';
  */
 
 /** The contact name of a full number (chat rows, headers), or null to show the number. A React hook. */
-export function useContactName(_fullNumber: string): string | null {
-  return null;
+export function useContactName(fullNumber: string): string | null {
+  return contacts.useContactName(fullNumber);
 }
 
 /** The same lookup outside React (desktop notifications). */
-export function lookupContactName(_fullNumber: string): string | null {
-  return null;
+export function lookupContactName(fullNumber: string): string | null {
+  return contacts.lookupContactName(fullNumber);
 }
 
 export interface ContactPickerProps {
@@ -34,4 +35,4 @@ export interface ChatSlots {
    */
   ChatPartnerActions: ComponentType<ChatPartnerProps> | null;
 }
-export const chatSlots: ChatSlots = { ContactPicker: null, ChatPartnerActions: null };
+export const chatSlots: ChatSlots = { ContactPicker: contacts.ContactPickerSlot, ChatPartnerActions: contacts.ChatPartnerActionsSlot };

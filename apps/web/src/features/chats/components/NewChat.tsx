@@ -21,7 +21,6 @@ import {
   internationalEntry,
   ownFullNumber,
   regionOf,
-  splitFullNumber,
   type ChosenPerson,
 } from '../logic/number';
 import type { ChatService } from '../state/service';
@@ -193,7 +192,7 @@ export function NewChat({ service, phones }: { service: ChatService; phones: rea
         </>
       ) : (
         <div className="new-chat-hint empty-state">
-          <p>{t('chats.newChat.hint', { code: splitFullNumber(from).telCode || to.telCode })}</p>
+          <p>{t('chats.newChat.hint', { code: to.telCode })}</p>
         </div>
       )}
     </section>
