@@ -234,13 +234,15 @@ export default fp(
      * A captcha solved by a signed-in account (confirmCaptcha answered 200 with its token) lifts the
      * new-number guard of sending (100010).
      */
-    app.addHook('onResponse', async (req, reply) => {
-      if (reply.statusCode !== 200 || req.routeOptions.url !== endpoints.confirmCaptcha.path) return;
+    // onSend, not onResponse: recorded before the client hears the answer, so its next send sees it
+    app.addHook('onSend', async (req, reply, payload) => {
+      if (reply.statusCode !== 200 || req.routeOptions.url !== endpoints.confirmCaptcha.path) return payload;
       const header = req.headers['auth-token'];
       const token = Array.isArray(header) ? header[0] : header;
-      if (!token) return;
+      if (!token) return payload;
       const session = await sessions.authenticate(token, req.ctx.brand.id).catch(() => null);
       if (session) await chats.captchaSolved(session.accountId);
+      return payload;
     });
 
     app.addHook('onReady', async () => {

@@ -153,15 +153,6 @@ export const messagesRepo = {
     return row ?? null;
   },
 
-  /** Whether this own number has ever exchanged a message with that party (deleted ones count). */
-  async hasConversation(q: Queryable, accountId: number, own: string, other: string): Promise<boolean> {
-    const rows = await q.query(
-      `SELECT 1 FROM chats WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3`,
-      [accountId, own, other],
-    );
-    return rows.length > 0;
-  },
-
   /** The newest message of every conversation whose newest message is at or after `from` (epoch ms). */
   async chatList(q: Queryable, accountId: number, from: number): Promise<MessageRow[]> {
     return q.query<MessageRow>(
@@ -255,19 +246,41 @@ export const messagesRepo = {
   },
 };
 
-export interface MessageRate {
-  sms: number;
-  mms: number;
+/** What the sending rules need, read in one statement. */
+export interface SendFacts {
+  /** The sender number's holder, or null when nobody holds it. */
+  holderId: number | null;
+  telCode: string | null;
+  country: string | null;
+  tollFree: boolean | null;
+  tollFreeVerified: boolean | null;
+  /** The sender's balance (ten-thousandths). */
+  balance: number;
+  /** Whether this own number already has a conversation with the destination. */
+  known: boolean;
+  /** The destination's rate (null when no row, not even '*', exists for the currency). */
+  sms: number | null;
+  mms: number | null;
 }
 
-export const ratesRepo = {
-  /** The rate to a destination country for a currency, falling back to the currency's '*' row. */
-  async forDestination(q: Queryable, currency: string, country: string | null): Promise<MessageRate | null> {
-    const [row] = await q.query<MessageRate>(
-      `SELECT sms, mms FROM message_rates WHERE currency = $1 AND country IN ($2, '*')
-        ORDER BY (country = '*') LIMIT 1`,
-      [currency, country ?? '*'],
+export const sendFactsRepo = {
+  async read(
+    q: Queryable,
+    p: { accountId: number; from: string; to: string; currency: string; country: string | null },
+  ): Promise<SendFacts> {
+    const [row] = await q.query<SendFacts>(
+      `SELECT v.account_id AS "holderId", v.tel_code AS "telCode", v.country, v.toll_free AS "tollFree",
+              v.toll_free_verified AS "tollFreeVerified",
+              COALESCE((SELECT balance FROM accounts WHERE id = $1), 0) AS balance,
+              EXISTS (SELECT 1 FROM chats c WHERE c.account_id = $1 AND c.own_full_number = $2 AND c.other_full_number = $3) AS known,
+              r.sms, r.mms
+         FROM (SELECT 1) AS one
+         LEFT JOIN virtual_numbers v ON v.full_number = $2
+         LEFT JOIN LATERAL (
+           SELECT sms, mms FROM message_rates WHERE currency = $4 AND country IN ($5, '*') ORDER BY (country = '*') LIMIT 1
+         ) r ON true`,
+      [p.accountId, p.from, p.to, p.currency, p.country ?? '*'],
     );
-    return row ?? null;
+    return row!;
   },
 };

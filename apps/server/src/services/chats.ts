@@ -10,11 +10,10 @@ import {
   type InboundMessage,
   type StatusUpdate,
 } from '../providers/carrier/port';
-import { accountsRepo } from '../repositories/accounts';
 import { carrierJobsRepo, type CarrierJob } from '../repositories/carrierJobs';
 import { rateEventsRepo } from '../repositories/codes';
 import { ledgerRepo } from '../repositories/ledger';
-import { messagesRepo, ratesRepo, type MessageRow } from '../repositories/messages';
+import { messagesRepo, sendFactsRepo, type MessageRow } from '../repositories/messages';
 import { numbersRepo } from '../repositories/numbers';
 import type { RealtimeHub } from '../realtime/hub';
 import { mediaIdFromUrl, type MediaService } from './media';
@@ -132,24 +131,31 @@ export function createChatService(deps: {
     const existing = await messagesRepo.bySmsId(db, accountId, p.smsId);
     if (existing) return { kind: 'repeat', row: existing };
 
-    const own = await numbersRepo.byFullNumber(db, p.fromNumber);
-    if (!own || own.accountId !== accountId) return refuse(300032, 'fromNumber is not one of your numbers');
     const dest = phoneFacts(p.toNumber);
+    const currency = currencyOf(sender.brand);
+    const facts = await sendFactsRepo.read(db, {
+      accountId,
+      from: p.fromNumber,
+      to: dest?.full ?? '',
+      currency,
+      country: dest?.country ?? null,
+    });
+    if (facts.holderId !== accountId) return refuse(300032, 'fromNumber is not one of your numbers');
+    const own = { fullNumber: p.fromNumber, telCode: facts.telCode!, country: facts.country };
     if (!dest || dest.full === own.fullNumber) return refuse(300031, 'toNumber is not a valid number');
     if (p.msgType === 'mms' && own.country === 'CA') return refuse(300034);
     // UK: every +44 number (Great Britain, Northern Ireland and the Crown dependencies)
     if (p.msgType === 'mms' && own.telCode === '44') return refuse(300035);
-    if (own.tollFree && !own.tollFreeVerified) return refuse(300030);
-    const isNew = !(await messagesRepo.hasConversation(db, accountId, own.fullNumber, dest.full));
+    if (facts.tollFree && !facts.tollFreeVerified) return refuse(300030);
+    const isNew = !facts.known;
     if (isNew && (await needsCaptcha(accountId)))
       return refuse(100010, 'too many new numbers in a short time');
 
-    const rate = await ratesRepo.forDestination(db, currencyOf(sender.brand), dest.country);
-    if (!rate) throw new Error(`no message rate for ${currencyOf(sender.brand)} ${dest.country}`);
+    if (facts.sms === null || facts.mms === null)
+      throw new Error(`no message rate for ${currency} ${dest.country}`);
     const segments = p.msgType === 'sms' ? countSegments(p.text).segments : 1;
-    const charge = p.msgType === 'sms' ? rate.sms * segments : rate.mms;
-    const account = await accountsRepo.byId(db, accountId);
-    if (!account || account.balance <= 0 || account.balance < charge) return refuse(400001);
+    const charge = p.msgType === 'sms' ? facts.sms * segments : facts.mms;
+    if (facts.balance <= 0 || facts.balance < charge) return refuse(400001);
 
     try {
       const outcome = await db.tx(async (q): Promise<SendResult & { job?: CarrierJob }> => {
