@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSignIn, openSignedIn, uniqueEmail } from './support';
+import { api, apiSignIn, forgetCodeLimits, openSignedIn, request, uniqueEmail } from './support';
 
 const rows = (page: Page) => page.getByTestId('contact-row');
 const list = (page: Page) => page.getByTestId('contact-list');
@@ -168,4 +168,57 @@ test('the contacts screen in Chinese', async ({ page }) => {
   await page.getByRole('searchbox', { name: '搜索' }).fill('wang');
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page)).toContainText('王小明');
+});
+
+test('chats show contact names; an unsaved partner offers "Add contact"; the new-chat form picks a contact', async ({ page }) => {
+  // demo1 (+1 415 555 0101) is seeded at the dev start with a number; a stranger texts it
+  const email = 'demo1@numa.test';
+  await forgetCodeLimits(email);
+  const token = await apiSignIn('numa', { email });
+  const national = `212555${String(Date.now() % 10000).padStart(4, '0')}`;
+  const shown = `+1 ${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`;
+  const res = await fetch(`${api}/dev/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ from: `+1${national}`, to: '14155550101', text: 'Hi, this is Walter' }),
+  });
+  expect(res.status).toBe(200);
+
+  try {
+    await openSignedIn(page, null, token, '/chats');
+    const chats = page.getByRole('list', { name: 'Chats' });
+    await chats.getByRole('button', { name: new RegExp(shown.replace(/\+/g, '\\+')) }).click();
+    const header = page.locator('.conversation-header');
+    await expect(header.getByRole('heading', { name: shown })).toBeVisible();
+
+    // the partner is not in the address book: "Add contact", with the number filled in
+    await header.getByRole('button', { name: 'Add contact' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add contact' });
+    await expect(dialog.getByRole('textbox', { name: 'Country code' })).toHaveValue('1');
+    await expect(dialog.getByRole('textbox', { name: 'Phone number' })).toHaveValue(national);
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Walter White');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status').getByText('Contact added')).toBeVisible();
+
+    // the chat now goes by the contact's name, and the action is gone
+    await expect(header.getByRole('heading', { name: 'Walter White' })).toBeVisible();
+    await expect(header.getByRole('button', { name: 'Add contact' })).toHaveCount(0);
+    await expect(chats.getByRole('button', { name: /Walter White/ })).toBeVisible();
+
+    // the new-chat form's contact picker
+    await page.getByRole('button', { name: 'New SMS' }).click();
+    await page.getByRole('button', { name: 'Choose from contacts' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose a contact' });
+    await picker.getByRole('searchbox', { name: 'Search contacts' }).fill('walt');
+    await picker.getByRole('option', { name: `Walter White ${shown} · Other` }).click();
+    await expect(picker).toBeHidden();
+    await expect(page.getByRole('textbox', { name: 'To' })).toHaveValue(shown);
+  } finally {
+    // leave demo1's address book as it was (other suites use the demo accounts)
+    const book = await request('GET', '/web/getCloudAddressBook?pageSize=500', 'numa', undefined, token);
+    const ids = (book.json.data.addressBookList as { id: string; addressBook: string }[])
+      .filter((e) => (JSON.parse(e.addressBook) as { name: string }).name === 'Walter White')
+      .map((e) => e.id);
+    if (ids.length) await request('POST', '/web/delCloudAddressBook', 'numa', { platform: 'numa', ids: ids.join(',') }, token);
+  }
 });

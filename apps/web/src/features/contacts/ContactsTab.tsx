@@ -3,20 +3,13 @@ import { Button, Input, Menu, MenuItem, MenuTrigger, Popover, SearchField } from
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
-import { useAccountInfo } from '../account/api';
 import { useAddressBook } from './api';
 import { ContactEditDialog, ContactPanel, DeleteContactsDialog } from './ContactDialogs';
 import { ContactList } from './ContactList';
 import { ImportSteps } from './ImportSteps';
 import { searchContacts, toRows, type ContactView } from './logic';
+import { useDefaultTelCode } from './useDefaultTelCode';
 import './contacts.css';
-
-/** The country code a new phone row starts with: the account's own, else by the browser's language. */
-export function useDefaultTelCode(): string {
-  const info = useAccountInfo();
-  if (info.data?.telCode) return info.data.telCode;
-  return navigator.language.toLowerCase().startsWith('zh') ? '86' : '1';
-}
 
 type Modal = { kind: 'add' } | { kind: 'edit'; contact: ContactView } | { kind: 'delete'; contacts: ContactView[] } | null;
 

@@ -3,7 +3,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { constants, endpoints } from '@numa/contract';
 import { call } from '../../lib/api';
 import { queryClient } from '../../lib/query';
-import { buildNameIndex, fromEntry, nameFor, serialiseContact, sortContacts, viewFromSaved, type ContactForm, type ContactView } from './logic';
+import type { ContactForm, ContactView } from './logic';
+import { buildNameIndex, nameFor } from './names';
+
+/** The rules module carries the pinyin dictionary: loaded with the first page, not with the chats. */
+const rules = () => import('./logic');
 
 export interface AddressBookData {
   /** Sorted A–Z, then '#'. */
@@ -26,6 +30,7 @@ const byNewest = (list: readonly ContactView[]) => list.reduce((m, c) => Math.ma
  * while the refresh runs.
  */
 async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
+  const { fromEntry, sortContacts } = await rules();
   const previous = queryClient.getQueryData<AddressBookData>(contactKeys.book);
   const progressive = !previous?.complete;
   const byId = new Map<string, ContactView>();
@@ -34,7 +39,8 @@ async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
     const page = await call(
       endpoints.getCloudAddressBook,
       { pageSize: constants.addressBookPageSize, ...(startTime !== undefined ? { startTime } : {}) },
-      { signal },
+      // the screens show a failed load where the user looks (error state, or names as numbers)
+      { signal, silent: true },
     );
     for (const e of page.addressBookList) byId.set(e.id, fromEntry(e));
     const next = page.nextStartTime;
@@ -52,14 +58,19 @@ async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
 
 /** The whole address book, sorted; shared by the contacts screen, chats' names and the contact picker. */
 export const useAddressBook = (opts: { enabled?: boolean } = {}) =>
-  useQuery({
-    queryKey: contactKeys.book,
-    queryFn: ({ signal }) => loadBook(signal),
-    staleTime: 60_000,
-    enabled: opts.enabled ?? true,
-  });
+  useQuery(
+    {
+      queryKey: contactKeys.book,
+      queryFn: ({ signal }) => loadBook(signal),
+      staleTime: 60_000,
+      enabled: opts.enabled ?? true,
+    },
+    // the app's one client, named so the chats' names work in any tree (their tests mount no provider)
+    queryClient,
+  );
 
-function patchBook(fn: (list: ContactView[]) => ContactView[]) {
+async function patchBook(fn: (list: ContactView[]) => ContactView[]) {
+  const { sortContacts } = await rules();
   // a refresh already under way may have read the pages before this change: read them again
   if (queryClient.isFetching({ queryKey: contactKeys.book }) > 0) void queryClient.invalidateQueries({ queryKey: contactKeys.book });
   queryClient.setQueryData<AddressBookData>(contactKeys.book, (old) => {
@@ -73,6 +84,7 @@ function patchBook(fn: (list: ContactView[]) => ContactView[]) {
 export const useSaveContact = () =>
   useMutation({
     mutationFn: async ({ id, form }: { id?: string; form: ContactForm }) => {
+      const { serialiseContact, viewFromSaved } = await rules();
       const res = await call(
         endpoints.createOrUpdateCloudAddressBook,
         { ...(id ? { id } : {}), addressBook: JSON.stringify(serialiseContact(form)) },
@@ -92,7 +104,7 @@ export const useDeleteContacts = () =>
         const chunk = ids.slice(i, i + constants.addressBookPageSize);
         deleted += (await call(endpoints.delCloudAddressBook, { ids: chunk.join(',') }, { silent: true })).deleted;
         const gone = new Set(chunk);
-        patchBook((list) => list.filter((c) => !gone.has(c.id)));
+        await patchBook((list) => list.filter((c) => !gone.has(c.id)));
       }
       return deleted;
     },
@@ -117,4 +129,10 @@ export function useContactIndex(): ReadonlyMap<string, string> {
 /** The contact name of a full number (digits, country code first), or '' when none is saved. */
 export function useContactName(fullNumber: string): string {
   return nameFor(useContactIndex(), fullNumber);
+}
+
+/** The same outside React (desktop notifications): from the book already loaded, or ''. */
+export function lookupContactName(fullNumber: string): string {
+  const data = queryClient.getQueryData<AddressBookData>(contactKeys.book);
+  return data ? nameFor(indexOf(data.list), fullNumber) : '';
 }
