@@ -221,10 +221,12 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
                       </Button>
                     )}
                   </>
-                ) : (
+                ) : editable ? (
                   <span className="kyc-placeholder" aria-hidden="true">
                     +
                   </span>
+                ) : (
+                  <span className="kyc-placeholder none">{t('kyc.none')}</span>
                 )}
                 <span className="kyc-thumb-label">{labelOf(name)}</span>
               </li>
