@@ -29,7 +29,7 @@ type Ack = (answer: { retcode: number; retmsg: string }) => void;
 /** A send re-checks its socket's session at most this often. */
 const recheckSendsMs = 10_000;
 
-/** Room of the socket.io Redis adapter's channels: `<REDIS_KEY_PREFIX>:socket.io`. */
+/** The socket.io Redis adapter's channel prefix: `<REDIS_KEY_PREFIX>:socket.io`. */
 export const adapterKey = (prefix: string) => `${prefix}:socket.io`;
 
 /**
