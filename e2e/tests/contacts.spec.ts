@@ -150,6 +150,24 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await expect(page.getByRole('heading', { name: 'Your address book is empty' })).toBeVisible();
 });
 
+test('a loading snackbar with a dismiss button while the address book loads', async ({ page }) => {
+  const token = await apiSignIn('numa', { email: uniqueEmail('contacts-loading') });
+  // hold the first page until the snackbar has been seen and dismissed
+  let release: () => void = () => {};
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/web/getCloudAddressBook**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await openSignedIn(page, null, token, '/contacts');
+  const snackbar = page.getByRole('status').filter({ hasText: 'Loading contacts…' });
+  await expect(snackbar).toBeVisible();
+  await snackbar.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(snackbar).toBeHidden();
+  release();
+  await expect(page.getByRole('heading', { name: 'Your address book is empty' })).toBeVisible();
+});
+
 test('the contacts screen in Chinese', async ({ page }) => {
   const token = await apiSignIn('numa', { email: uniqueEmail('contacts-zh') });
   await page.addInitScript(() => window.localStorage.setItem('numa.lang', 'zh'));
