@@ -1,6 +1,6 @@
 import { brands, constants, toMinor, type BrandId } from '@numa/contract';
 import type { Database } from '../db';
-import { accountsRepo, AccountStatus, type Account } from '../repositories/accounts';
+import { accountsRepo, type AccountStatus, type Account } from '../repositories/accounts';
 import { ledgerRepo, type LedgerRow } from '../repositories/ledger';
 
 /** Operator actions on accounts (the admin command and tests use these; no HTTP route does). */
