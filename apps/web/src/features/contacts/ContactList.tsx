@@ -42,10 +42,15 @@ export function ContactList({ rows, selected, selecting, activeId, onToggle, onO
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
           if (!row) return null;
-          const style = { transform: `translateY(${item.start}px)`, height: item.size };
           if (row.kind === 'header') {
             return (
-              <div key={row.key} role="listitem" className="contact-group" style={style} aria-label={t('contacts.group', { group: row.group })}>
+              <div
+                key={row.key}
+                role="listitem"
+                className="contact-group"
+                style={{ transform: `translateY(${item.start}px)`, height: item.size }}
+                aria-label={t('contacts.group', { group: row.group })}
+              >
                 <span aria-hidden="true">{row.group}</span>
               </div>
             );
@@ -54,7 +59,8 @@ export function ContactList({ rows, selected, selecting, activeId, onToggle, onO
             <ContactRow
               key={row.key}
               contact={row.contact}
-              style={style}
+              start={item.start}
+              size={item.size}
               isSelected={selected.has(row.contact.id)}
               selecting={selecting}
               active={activeId === row.contact.id}
@@ -72,7 +78,9 @@ export function ContactList({ rows, selected, selecting, activeId, onToggle, onO
 
 interface RowProps {
   contact: ContactView;
-  style: { transform: string; height: number };
+  /** Position in the list (numbers, so the memo holds while scrolling). */
+  start: number;
+  size: number;
   isSelected: boolean;
   selecting: boolean;
   active: boolean;
@@ -82,7 +90,7 @@ interface RowProps {
   onDelete: (c: ContactView) => void;
 }
 
-const ContactRow = memo(function ContactRow({ contact: c, style, isSelected, selecting, active, onToggle, onOpen, onEdit, onDelete }: RowProps) {
+const ContactRow = memo(function ContactRow({ contact: c, start, size, isSelected, selecting, active, onToggle, onOpen, onEdit, onDelete }: RowProps) {
   const { t } = useTranslation();
   // a click anywhere on the row opens the editor, except on its checkbox and its menu
   const onRowClick = (e: MouseEvent<HTMLDivElement>) => {
@@ -94,7 +102,7 @@ const ContactRow = memo(function ContactRow({ contact: c, style, isSelected, sel
     <div
       role="listitem"
       className={`contact-row${isSelected ? ' selected' : ''}${selecting ? ' selecting' : ''}${active ? ' active' : ''}`}
-      style={style}
+      style={{ transform: `translateY(${start}px)`, height: size }}
       onClick={onRowClick}
       data-testid="contact-row"
     >
