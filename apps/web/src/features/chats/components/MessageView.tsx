@@ -45,7 +45,13 @@ export function MessageView({
   const rows = useMemo(() => buildRows(snap.messages), [snap.messages]);
   const [showJump, setShowJump] = useState(false);
   const scrollTimer = useRef<number | undefined>(undefined);
-  const previous = useRef<{ last?: string | undefined; count: number }>({ count: 0 });
+  const previous = useRef<{
+    firstMessage?: string | undefined;
+    firstMessageStart?: number | undefined;
+    last?: string | undefined;
+    count: number;
+  }>({ count: 0 });
+  const stick = useRef(true);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -53,26 +59,47 @@ export function MessageView({
     estimateSize: (i) => estimate(rows[i]),
     overscan: 8,
     getItemKey: (i) => rows[i]?.key ?? i,
-    // chat behaviour: older pages arriving above keep the view where it is; new messages arriving
-    // while the view is near the bottom keep it at the bottom
-    anchorTo: 'end',
-    followOnAppend: true,
-    scrollEndThreshold: constants.nearBottomPx,
   });
 
   const toBottom = useCallback(() => {
     if (rows.length > 0) virtualizer.scrollToEnd();
   }, [rows.length, virtualizer]);
 
-  // a conversation opens at its newest message; this tab's own send brings the view down to it
+  /*
+   * Keep the place (decided: done here rather than with the virtualiser's end anchoring, which holds
+   * the total size while older pages arrive and so stops the view at the top): a conversation opens at
+   * its newest message; a new message keeps a view that was at the bottom there, and this tab's own
+   * send brings the view down to it; older pages arriving above keep what the user looks at still.
+   */
   useLayoutEffect(() => {
     const before = previous.current;
+    const firstMessage = rows.find((r) => r.kind === 'message');
     const last = rows[rows.length - 1];
-    previous.current = { last: last?.key, count: rows.length };
+    const startOf = (key: string | undefined) => {
+      const i = key === undefined ? -1 : rows.findIndex((r) => r.key === key);
+      return i < 0 ? undefined : virtualizer.measurementsCache[i]?.start;
+    };
+    previous.current = {
+      firstMessage: firstMessage?.key,
+      firstMessageStart: startOf(firstMessage?.key),
+      last: last?.key,
+      count: rows.length,
+    };
     if (!last) return;
-    const ownSend = last.kind === 'message' && last.message.local === true && last.key !== before.last;
-    if (before.count === 0 || ownSend) toBottom();
-  }, [rows, toBottom]);
+    const appended = last.key !== before.last;
+    const ownSend = appended && last.kind === 'message' && last.message.local === true;
+    if (before.count === 0 || ownSend || (appended && stick.current)) {
+      toBottom();
+      return;
+    }
+    // older messages came in above: move by how far the first message shown before moved down
+    const el = scrollRef.current;
+    if (el && !appended && before.firstMessage && firstMessage?.key !== before.firstMessage) {
+      const now = startOf(before.firstMessage);
+      if (now !== undefined && before.firstMessageStart !== undefined)
+        el.scrollTop += now - before.firstMessageStart;
+    }
+  }, [rows, toBottom, virtualizer]);
 
   useEffect(() => () => window.clearTimeout(scrollTimer.current), []);
 
@@ -94,6 +121,11 @@ export function MessageView({
     const el = scrollRef.current;
     if (!el) return;
     const near = isNearBottom(el.scrollHeight, el.scrollTop, el.clientHeight);
+    stick.current = near;
+    // where the first message sits now that rows above it are measured (it is row 0 or 1)
+    const first = previous.current.firstMessage;
+    const at = rows[0]?.key === first ? 0 : rows[1]?.key === first ? 1 : -1;
+    if (at >= 0) previous.current.firstMessageStart = virtualizer.measurementsCache[at]?.start;
     service.nearBottom = near;
     setShowJump(!near);
     window.clearTimeout(scrollTimer.current);
@@ -106,6 +138,7 @@ export function MessageView({
 
   // a new conversation starts at its bottom
   useEffect(() => {
+    stick.current = true;
     service.nearBottom = true;
     setShowJump(false);
   }, [convo, service]);
