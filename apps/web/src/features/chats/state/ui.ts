@@ -12,14 +12,11 @@ interface ChatsUiState {
   /** The new-chat form is shown in place of a chat. */
   composing: boolean;
   modal: ChatModal;
-  /** The red 'image too large' notice (3 s). */
-  tooLarge: boolean;
   /** Chats whose country-mismatch banner was closed. */
   mismatchClosed: Record<string, true>;
   select(key: string | null): void;
   startNewChat(): void;
   setModal(m: ChatModal): void;
-  setTooLarge(on: boolean): void;
   closeMismatch(key: string): void;
   reset(): void;
 }
@@ -29,12 +26,10 @@ export const useChatsUi = create<ChatsUiState>((set) => ({
   selectedKey: null,
   composing: false,
   modal: null,
-  tooLarge: false,
   mismatchClosed: {},
   select: (selectedKey) => set({ selectedKey, composing: false }),
   startNewChat: () => set({ composing: true, selectedKey: null }),
   setModal: (modal) => set({ modal }),
-  setTooLarge: (tooLarge) => set({ tooLarge }),
   closeMismatch: (key) => set((s) => ({ mismatchClosed: { ...s.mismatchClosed, [key]: true } })),
-  reset: () => set({ selectedKey: null, composing: false, modal: null, tooLarge: false, mismatchClosed: {} }),
+  reset: () => set({ selectedKey: null, composing: false, modal: null, mismatchClosed: {} }),
 }));
