@@ -18,7 +18,13 @@ export function AppShell() {
   const unread = useUi((s) => s.unread);
   const navigate = useUi((s) => s.navigate);
   const kicked = useSession((s) => s.kicked);
+  const token = useSession((s) => s.token);
   useTokenRefresh();
+
+  // messages arrive (unread counts, sound, notifications, the title) whichever tab is open
+  useEffect(() => {
+    if (token && tabs.includes('chats')) void import('../features/chats/state/service').then((m) => m.getChatService());
+  }, [token]);
 
   // a tab this brand hides is never shown, even from an old link
   const current = tabs.includes(tab) ? tab : tabs[0]!;
