@@ -205,12 +205,16 @@ test('chats show contact names; an unsaved partner offers "Add contact"; the new
   try {
     await openSignedIn(page, null, token, '/chats');
     const chats = page.getByRole('list', { name: 'Chats' });
-    await chats.getByRole('button', { name: new RegExp(shown.replace(/\+/g, '\\+')) }).click();
+    const row = chats.getByRole('button', { name: new RegExp(shown.replace(/\+/g, '\\+')) });
+    await expect(row).toBeVisible();
+    await row.click();
     const header = page.locator('.conversation-header');
     await expect(header.getByRole('heading', { name: shown })).toBeVisible();
 
     // the partner is not in the address book: "Add contact", with the number filled in
-    await header.getByRole('button', { name: 'Add contact' }).click();
+    const add = header.getByRole('button', { name: 'Add contact' });
+    await expect(add).toBeVisible();
+    await add.click();
     const dialog = page.getByRole('dialog', { name: 'Add contact' });
     await expect(dialog.getByRole('textbox', { name: 'Country code' })).toHaveValue('1');
     await expect(dialog.getByRole('textbox', { name: 'Phone number' })).toHaveValue(national);
@@ -225,10 +229,14 @@ test('chats show contact names; an unsaved partner offers "Add contact"; the new
 
     // the new-chat form's contact picker
     await page.getByRole('button', { name: 'New SMS' }).click();
-    await page.getByRole('button', { name: 'Choose from contacts' }).click();
+    const choose = page.getByRole('button', { name: 'Choose from contacts' });
+    await expect(choose).toBeVisible();
+    await choose.click();
     const picker = page.getByRole('dialog', { name: 'Choose a contact' });
     await picker.getByRole('searchbox', { name: 'Search contacts' }).fill('walt');
-    await picker.getByRole('option', { name: `Walter White ${shown} · Other` }).click();
+    const option = picker.getByRole('option', { name: `Walter White ${shown} · Other` });
+    await expect(option).toBeVisible();
+    await option.click();
     await expect(picker).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'To' })).toHaveValue(shown);
   } finally {
