@@ -8,7 +8,7 @@ import { call, isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useAccountInfo } from '../account/api';
 import { refreshAccount } from '../account/profileApi';
-import { openVerify } from '../verify/store';
+import { openVerify, useVerifyModal } from '../verify/store';
 import { useInviter } from './api';
 import { useInviteDialogs } from './store';
 import './invite.css';
@@ -45,7 +45,11 @@ export default function RedeemCodePanel() {
       await refreshAccount();
     },
     onError: (e) => {
-      if (isApiError(e) && e.retcode === 100025) openVerify('updateForUnlockBonus');
+      // the global 100025 handler opened the plain update mode: this one lands back here after
+      if (isApiError(e) && e.retcode === 100025) {
+        useVerifyModal.getState().close();
+        openVerify('updateForUnlockBonus');
+      }
       setError(isApiError(e) ? e.retmsg : t('errors.generic'));
     },
   });
