@@ -1,11 +1,24 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Page, type Response } from '@playwright/test';
-import { adminCommand, api, apiSignIn, captchaDrawn, openSignedIn, request, typeCode, uniqueEmail, uniqueUsPhone, waitForCode } from './support';
+import {
+  adminCommand,
+  api,
+  apiSignIn,
+  captchaDrawn,
+  openSignedIn,
+  request,
+  typeCode,
+  uniqueEmail,
+  uniqueUsPhone,
+  waitForCode,
+} from './support';
 
 /** Solves the captcha that opens over the verify modal (read from the dev route, as a person reads it). */
 async function solveCaptcha(page: Page, drawn: Promise<Response>) {
   const captchaId = new URL((await drawn).url()).searchParams.get('captchaId')!;
-  const { text } = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as { text: string };
+  const { text } = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as {
+    text: string;
+  };
   const dialog = page.getByRole('dialog', { name: 'Security check' });
   await dialog.getByRole('textbox', { name: 'Characters' }).fill(text);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
@@ -37,7 +50,12 @@ function png(w: number, h: number, rgb: [number, number, number]): Buffer {
   ihdr.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: w }, () => rgb).flat())]);
   const raw = Buffer.concat(Array.from({ length: h }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The app refetches the account's review state when the window comes back (no reload). */
@@ -45,7 +63,11 @@ async function comeBack(page: Page) {
   await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
 }
 
-async function upload(page: Page, section: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+async function upload(
+  page: Page,
+  section: string,
+  files: { name: string; mimeType: string; buffer: Buffer }[],
+) {
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('region', { name: section }).getByRole('button', { name: 'Upload' }).click();
   await (await chooser).setFiles(files);
@@ -87,7 +109,9 @@ test('verify an e-mail through the outbox: validation, captcha, wrong code, righ
   await expect(page.getByRole('button', { name: 'Change email' })).toBeVisible();
 });
 
-test('billing profile: a wrong form, then a right one, then the operator refuses and approves', async ({ page }) => {
+test('billing profile: a wrong form, then a right one, then the operator refuses and approves', async ({
+  page,
+}) => {
   const email = uniqueEmail('billing');
   const token = await apiSignIn('numa', { email });
   await openSignedIn(page, null, token, '/account/profile');
@@ -137,20 +161,35 @@ test('billing profile: a wrong form, then a right one, then the operator refuses
   await expect(card.getByRole('button', { name: 'Update billing information' })).toBeDisabled();
 
   // the operator refuses with a reason: the red notice, with the reason and the support link
-  const refused = await adminCommand('review', 'refuse', email, 'profile', '--reason', 'The address could not be confirmed');
+  const refused = await adminCommand(
+    'review',
+    'refuse',
+    email,
+    'profile',
+    '--reason',
+    'The address could not be confirmed',
+  );
   expect(refused.stderr).toBe('');
   await comeBack(page);
   const notice = page.getByTestId('refused-notice');
-  await expect(notice).toContainText('You did not pass the verification process, please update your profile again to continue');
+  await expect(notice).toContainText(
+    'You did not pass the verification process, please update your profile again to continue',
+  );
   await expect(notice).toContainText('The address could not be confirmed');
-  await expect(notice.getByRole('link', { name: 'Contact support' })).toHaveAttribute('href', 'mailto:support@numa.app');
+  await expect(notice.getByRole('link', { name: 'Contact support' })).toHaveAttribute(
+    'href',
+    'mailto:support@numa.app',
+  );
   await expect(card.getByText('Not approved')).toBeVisible();
 
   // updated again, then approved
   await card.getByRole('button', { name: 'Update billing information' }).click();
   await form.getByRole('textbox', { name: 'Address' }).fill('13 St James Square');
   await form.getByRole('button', { name: 'Submit' }).click();
-  await page.getByRole('alertdialog', { name: 'Profile submitted' }).getByRole('button', { name: 'OK' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Profile submitted' })
+    .getByRole('button', { name: 'OK' })
+    .click();
   await expect(notice).toBeHidden();
   const approved = await adminCommand('review', 'approve', email, 'profile');
   expect(approved.stderr).toBe('');
@@ -158,7 +197,9 @@ test('billing profile: a wrong form, then a right one, then the operator refuses
   await expect(card.getByText('Verified')).toBeVisible();
 });
 
-test('identity documents: wrong type and size refused, upload, submit, the operator approves', async ({ page }) => {
+test('identity documents: wrong type and size refused, upload, submit, the operator approves', async ({
+  page,
+}) => {
   const email = uniqueEmail('kyc');
   const token = await apiSignIn('numa', { email });
   await openSignedIn(page, null, token, '/account/profile');
@@ -168,26 +209,41 @@ test('identity documents: wrong type and size refused, upload, submit, the opera
   const submit = dialog.getByRole('button', { name: 'Submit' });
   await expect(submit).toBeDisabled();
 
-  await upload(page, 'Government photo ID', [{ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') }]);
+  await upload(page, 'Government photo ID', [
+    { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') },
+  ]);
   await expect(dialog.getByText('Please upload an image in a supported format.')).toBeVisible();
-  await upload(page, 'Government photo ID', [{ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(6 * 1024 * 1024, 1) }]);
+  await upload(page, 'Government photo ID', [
+    { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(6 * 1024 * 1024, 1) },
+  ]);
   await expect(dialog.getByText('The image size must not exceed 5MB.')).toBeVisible();
 
-  await upload(page, 'Government photo ID', [{ name: 'front.png', mimeType: 'image/png', buffer: png(40, 30, [200, 40, 40]) }]);
+  await upload(page, 'Government photo ID', [
+    { name: 'front.png', mimeType: 'image/png', buffer: png(40, 30, [200, 40, 40]) },
+  ]);
   await expect(dialog.getByRole('img', { name: 'ID front' })).toBeVisible();
   // a front alone is not enough
   await expect(submit).toBeDisabled();
-  await upload(page, 'Government photo ID', [{ name: 'back.jpg', mimeType: 'image/png', buffer: png(40, 30, [40, 40, 200]) }]);
+  await upload(page, 'Government photo ID', [
+    { name: 'back.jpg', mimeType: 'image/png', buffer: png(40, 30, [40, 40, 200]) },
+  ]);
   await expect(dialog.getByRole('img', { name: 'ID back' })).toBeVisible();
-  await expect(dialog.getByRole('region', { name: 'Government photo ID' }).getByRole('button', { name: 'Upload' })).toBeDisabled();
-  await upload(page, 'Photo of you holding your ID', [{ name: 'me.png', mimeType: 'image/png', buffer: png(30, 40, [40, 160, 40]) }]);
+  await expect(
+    dialog.getByRole('region', { name: 'Government photo ID' }).getByRole('button', { name: 'Upload' }),
+  ).toBeDisabled();
+  await upload(page, 'Photo of you holding your ID', [
+    { name: 'me.png', mimeType: 'image/png', buffer: png(30, 40, [40, 160, 40]) },
+  ]);
   await expect(dialog.getByRole('img', { name: 'Holding ID, photo 1' })).toBeVisible();
 
   // deleting and closing with changes asks first
   await dialog.getByRole('button', { name: 'Delete Holding ID, photo 1' }).click();
   await expect(dialog.getByRole('img', { name: 'Holding ID, photo 1' })).toBeHidden();
   await dialog.getByRole('button', { name: 'Close' }).click();
-  await page.getByRole('alertdialog', { name: 'Unsaved changes' }).getByRole('button', { name: 'Stay on Page' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Unsaved changes' })
+    .getByRole('button', { name: 'Stay on Page' })
+    .click();
 
   await expect(submit).toBeEnabled();
   await submit.click();
@@ -216,7 +272,10 @@ test('identity documents: wrong type and size refused, upload, submit, the opera
   await expect(dialog.getByText('Your identity is verified.')).toBeVisible();
 });
 
-test('invite and redeem between two accounts, with the unlock-bonus phone set-up', async ({ page, context }) => {
+test('invite and redeem between two accounts, with the unlock-bonus phone set-up', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const inviterEmail = uniqueEmail('inviter');
   const inviterToken = await apiSignIn('numa', { email: inviterEmail });
@@ -234,8 +293,14 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
 
   await page.getByRole('button', { name: 'More' }).click();
   const rules = page.getByRole('dialog', { name: 'Invite rules' });
-  await expect(rules.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', 'https://www.numa.app/terms');
-  await expect(rules.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', 'https://www.numa.app/privacy');
+  await expect(rules.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
+    'href',
+    'https://www.numa.app/terms',
+  );
+  await expect(rules.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute(
+    'href',
+    'https://www.numa.app/privacy',
+  );
   await rules.getByRole('button', { name: 'OK' }).click();
 
   // the friend has no phone: the entry is disabled and the unlock-bonus prompt offers to set one up
@@ -280,12 +345,17 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   await expect(friend.getByRole('heading', { name: 'Profile' })).toBeVisible();
   await expect(friend.getByTestId('balance')).toHaveText('0.2000 Coins');
   // a code is redeemed once: the menu no longer offers it
-  await expect(friend.getByRole('navigation', { name: 'Account menu' }).getByRole('button', { name: 'Redeem code' })).toHaveCount(0);
+  await expect(
+    friend.getByRole('navigation', { name: 'Account menu' }).getByRole('button', { name: 'Redeem code' }),
+  ).toHaveCount(0);
 
   // the inviter got the bonus too
   const balance = await request('GET', '/web/queryBalance', 'numa', undefined, inviterToken);
   expect(balance.json.data.balance).toBe(0.2);
-  await page.getByRole('navigation', { name: 'Account menu' }).getByRole('button', { name: 'Profile' }).click();
+  await page
+    .getByRole('navigation', { name: 'Account menu' })
+    .getByRole('button', { name: 'Profile' })
+    .click();
   await expect(page.getByTestId('balance')).toHaveText('0.2000 Coins');
   await friend.close();
 });

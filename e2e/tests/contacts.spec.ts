@@ -4,8 +4,19 @@ import { api, apiSignIn, forgetCodeLimits, openSignedIn, request, uniqueEmail } 
 const rows = (page: Page) => page.getByTestId('contact-row');
 const list = (page: Page) => page.getByTestId('contact-list');
 
-async function addContact(page: Page, c: { name: string; phones: { code?: string; number: string; tag?: string }[]; email?: string; company?: string }) {
-  await page.getByRole('navigation', { name: 'Contacts' }).getByRole('button', { name: 'Add contact' }).click();
+async function addContact(
+  page: Page,
+  c: {
+    name: string;
+    phones: { code?: string; number: string; tag?: string }[];
+    email?: string;
+    company?: string;
+  },
+) {
+  await page
+    .getByRole('navigation', { name: 'Contacts' })
+    .getByRole('button', { name: 'Add contact' })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Add contact' });
   await dialog.getByRole('textbox', { name: 'Name' }).fill(c.name);
   for (const [i, p] of c.phones.entries()) {
@@ -13,7 +24,10 @@ async function addContact(page: Page, c: { name: string; phones: { code?: string
     if (p.code) await dialog.getByRole('textbox', { name: 'Country code' }).nth(i).fill(p.code);
     await dialog.getByRole('textbox', { name: 'Phone number' }).nth(i).fill(p.number);
     if (p.tag) {
-      await dialog.getByRole('button', { name: / Label$/ }).nth(i).click();
+      await dialog
+        .getByRole('button', { name: / Label$/ })
+        .nth(i)
+        .click();
       await page.getByRole('option', { name: p.tag }).click();
     }
   }
@@ -30,10 +44,15 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
 
   // the empty address book explains the three import steps
   await expect(page.getByRole('heading', { name: 'Your address book is empty' })).toBeVisible();
-  await expect(page.getByText('Turn on cloud sync. Your contacts appear here within a minute.')).toBeVisible();
+  await expect(
+    page.getByText('Turn on cloud sync. Your contacts appear here within a minute.'),
+  ).toBeVisible();
 
   // every validation message of the form
-  await page.getByRole('navigation', { name: 'Contacts' }).getByRole('button', { name: 'Add contact' }).click();
+  await page
+    .getByRole('navigation', { name: 'Contacts' })
+    .getByRole('button', { name: 'Add contact' })
+    .click();
   const dialog = page.getByRole('dialog', { name: 'Add contact' });
   await dialog.getByRole('textbox', { name: 'Country code' }).fill('');
   await dialog.getByRole('button', { name: 'Save' }).click();
@@ -52,7 +71,12 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
 
-  await addContact(page, { name: 'Alice Smith', phones: [{ number: '(415) 555-0100', tag: 'Mobile' }], email: 'alice@example.com', company: 'ACME' });
+  await addContact(page, {
+    name: 'Alice Smith',
+    phones: [{ number: '(415) 555-0100', tag: 'Mobile' }],
+    email: 'alice@example.com',
+    company: 'ACME',
+  });
   await addContact(page, { name: '张三', phones: [{ code: '86', number: '138 0013 8000' }] });
   await addContact(page, {
     name: 'Bob',
@@ -65,7 +89,12 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
 
   // A–Z groups with the Chinese names filed by pinyin
   await expect(rows(page)).toHaveCount(4);
-  await expect(rows(page).getByRole('button', { name: /^(Alice Smith|Bob|李明|张三)$/ })).toHaveText(['Alice Smith', 'Bob', '李明', '张三']);
+  await expect(rows(page).getByRole('button', { name: /^(Alice Smith|Bob|李明|张三)$/ })).toHaveText([
+    'Alice Smith',
+    'Bob',
+    '李明',
+    '张三',
+  ]);
   await expect(list(page).getByRole('listitem', { name: 'Z' })).toBeVisible();
   await expect(rows(page).filter({ hasText: 'Bob' })).toContainText('+1 650 555 0123');
   await expect(rows(page).filter({ hasText: 'Bob' })).toContainText('+44 7911 123456');
@@ -188,7 +217,9 @@ test('the contacts screen in Chinese', async ({ page }) => {
   await expect(rows(page)).toContainText('王小明');
 });
 
-test('chats show contact names; an unsaved partner offers "Add contact"; the new-chat form picks a contact', async ({ page }) => {
+test('chats show contact names; an unsaved partner offers "Add contact"; the new-chat form picks a contact', async ({
+  page,
+}) => {
   // demo1 (+1 415 555 0101) is seeded at the dev start with a number; a stranger texts it
   const email = 'demo1@numa.test';
   await forgetCodeLimits(email);
@@ -245,6 +276,13 @@ test('chats show contact names; an unsaved partner offers "Add contact"; the new
     const ids = (book.json.data.addressBookList as { id: string; addressBook: string }[])
       .filter((e) => (JSON.parse(e.addressBook) as { name: string }).name === 'Walter White')
       .map((e) => e.id);
-    if (ids.length) await request('POST', '/web/delCloudAddressBook', 'numa', { platform: 'numa', ids: ids.join(',') }, token);
+    if (ids.length)
+      await request(
+        'POST',
+        '/web/delCloudAddressBook',
+        'numa',
+        { platform: 'numa', ids: ids.join(',') },
+        token,
+      );
   }
 });

@@ -18,7 +18,13 @@ import '../billing/billing.css';
 import './profile.css';
 
 type Tone = 'neutral' | 'review' | 'ok' | 'refused';
-const profileTone: Record<number, Tone> = { [-1]: 'neutral', 0: 'neutral', 1: 'review', 2: 'ok', 100: 'refused' };
+const profileTone: Record<number, Tone> = {
+  [-1]: 'neutral',
+  0: 'neutral',
+  1: 'review',
+  2: 'ok',
+  100: 'refused',
+};
 
 function StatusChip({ tone, children }: { tone: Tone; children: ReactNode }) {
   return <span className={`status-chip ${tone}`}>{children}</span>;
@@ -64,7 +70,8 @@ export default function ProfilePanel() {
   const a = info.data;
   const p = profile.data;
   const k = kyc.data;
-  const refused = p?.profileStatus === constants.profileStatus.refused || k?.status === constants.kycStatus.refused;
+  const refused =
+    p?.profileStatus === constants.profileStatus.refused || k?.status === constants.kycStatus.refused;
   const primary = numbers.data?.virtualPhones[0];
   const profileStatus = p?.profileStatus ?? -1;
   const kycStatus = k?.status ?? -1;
@@ -90,8 +97,12 @@ export default function ProfilePanel() {
       {refused && (
         <div className="refused-notice" role="alert" data-testid="refused-notice">
           <p>{t('profile.refused')}</p>
-          {p?.profileStatus === 100 && p.refuseReason && <p>{t('profile.reasonBilling', { reason: p.refuseReason })}</p>}
-          {k?.status === 100 && k.refuseReason && <p>{t('profile.reasonIdentity', { reason: k.refuseReason })}</p>}
+          {p?.profileStatus === 100 && p.refuseReason && (
+            <p>{t('profile.reasonBilling', { reason: p.refuseReason })}</p>
+          )}
+          {k?.status === 100 && k.refuseReason && (
+            <p>{t('profile.reasonIdentity', { reason: k.refuseReason })}</p>
+          )}
           <Link href={`mailto:${brand.supportEmail}`}>{t('profile.contactSupport')}</Link>
         </div>
       )}
@@ -114,7 +125,11 @@ export default function ProfilePanel() {
         <dt>{t('profile.phone')}</dt>
         <dd className="with-action">
           <span data-testid="account-phone">
-            {a.phone ? formatPhone(`${a.telCode}${a.phone}`, a.telCode) : <span className="muted">{t('profile.notSet')}</span>}
+            {a.phone ? (
+              formatPhone(`${a.telCode}${a.phone}`, a.telCode)
+            ) : (
+              <span className="muted">{t('profile.notSet')}</span>
+            )}
           </span>
           <Button className="link-button" onPress={() => openVerify('updateFromProfile')}>
             {a.phone ? t('profile.changePhone') : t('profile.verifyPhone')}
@@ -123,7 +138,9 @@ export default function ProfilePanel() {
 
         <dt>{t('profile.email')}</dt>
         <dd className="with-action">
-          <span data-testid="account-email">{a.email || <span className="muted">{t('profile.notSet')}</span>}</span>
+          <span data-testid="account-email">
+            {a.email || <span className="muted">{t('profile.notSet')}</span>}
+          </span>
           <Button className="link-button" onPress={() => openVerify('emailFromProfile')}>
             {a.email ? t('profile.changeEmail') : t('profile.addEmail')}
           </Button>
@@ -136,7 +153,9 @@ export default function ProfilePanel() {
               {p?.vipStatus === 1 ? (
                 <>
                   <span className="vip-badge">VIP</span>{' '}
-                  {p.expireDate ? t('profile.vipUntil', { date: dayjs(p.expireDate).format('YYYY-MM-DD') }) : null}
+                  {p.expireDate
+                    ? t('profile.vipUntil', { date: dayjs(p.expireDate).format('YYYY-MM-DD') })
+                    : null}
                 </>
               ) : (
                 <span className="muted">{t('profile.notVip')}</span>
@@ -150,7 +169,11 @@ export default function ProfilePanel() {
         <section className="profile-card" aria-labelledby="billing-title">
           <header>
             <h3 id="billing-title">{t('profile.billingTitle')}</h3>
-            {p && <StatusChip tone={profileTone[profileStatus] ?? 'neutral'}>{t(`profile.billingStatus.${profileStatus}`)}</StatusChip>}
+            {p && (
+              <StatusChip tone={profileTone[profileStatus] ?? 'neutral'}>
+                {t(`profile.billingStatus.${profileStatus}`)}
+              </StatusChip>
+            )}
           </header>
           {profile.isPending ? (
             <Spinner label={t('app.loading')} />
@@ -186,7 +209,11 @@ export default function ProfilePanel() {
         <section className="profile-card" aria-labelledby="identity-title">
           <header>
             <h3 id="identity-title">{t('profile.identityTitle')}</h3>
-            {k && <StatusChip tone={profileTone[kycStatus] ?? 'neutral'}>{t(`profile.identityStatus.${kycStatus}`)}</StatusChip>}
+            {k && (
+              <StatusChip tone={profileTone[kycStatus] ?? 'neutral'}>
+                {t(`profile.identityStatus.${kycStatus}`)}
+              </StatusChip>
+            )}
           </header>
           {kyc.isPending ? (
             <Spinner label={t('app.loading')} />

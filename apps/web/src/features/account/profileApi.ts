@@ -17,11 +17,21 @@ export const profileKeys = {
  * operator's decision shows on the user's next look without a reload.
  */
 export const useProfile = () =>
-  useQuery({ queryKey: profileKeys.profile, queryFn: () => call(endpoints.getProfile, {}), staleTime: 0, refetchOnWindowFocus: true });
+  useQuery({
+    queryKey: profileKeys.profile,
+    queryFn: () => call(endpoints.getProfile, {}),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  });
 
 /** The identity documents on file and their review state (same refresh rule). */
 export const useKycInfo = () =>
-  useQuery({ queryKey: profileKeys.kyc, queryFn: () => call(endpoints.getKYCInfo, {}), staleTime: 0, refetchOnWindowFocus: true });
+  useQuery({
+    queryKey: profileKeys.kyc,
+    queryFn: () => call(endpoints.getKYCInfo, {}),
+    staleTime: 0,
+    refetchOnWindowFocus: true,
+  });
 
 /**
  * After a change of phone, e-mail, profile or bonus (spec 000 §4: "refreshes account, profile and
@@ -35,7 +45,11 @@ export async function refreshAccount() {
     queryClient.invalidateQueries({ queryKey: profileKeys.kyc }),
   ]);
   try {
-    const info = await queryClient.fetchQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }), staleTime: 0 });
+    const info = await queryClient.fetchQuery({
+      queryKey: accountKeys.info,
+      queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }),
+      staleTime: 0,
+    });
     useSession.getState().setFlags({ canInvite: info.canInvite, canSetInviter: info.canSetInviter });
   } catch {
     /* the panels show their own error states */
@@ -47,4 +61,8 @@ export async function refreshAccount() {
  * chats area's (same key and call), so the two share one cache.
  */
 export const useOwnNumbers = () =>
-  useQuery({ queryKey: ['chats', 'virtualPhones'] as const, queryFn: () => call(endpoints.getVirtualPhoneList, {}, { silent: true }), staleTime: 60_000 });
+  useQuery({
+    queryKey: ['chats', 'virtualPhones'] as const,
+    queryFn: () => call(endpoints.getVirtualPhoneList, {}, { silent: true }),
+    staleTime: 60_000,
+  });

@@ -1,6 +1,18 @@
 import { useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Button, ComboBox, FieldError, Form, Input, Label, Link, ListBox, ListBoxItem, Popover, TextField } from 'react-aria-components';
+import {
+  Button,
+  ComboBox,
+  FieldError,
+  Form,
+  Input,
+  Label,
+  Link,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  TextField,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
@@ -10,7 +22,16 @@ import { brand } from '../../lib/config';
 import { useCountries } from '../../lib/countries';
 import { queryClient } from '../../lib/query';
 import { profileKeys, refreshAccount, useProfile } from '../account/profileApi';
-import { billingMax, emptyBilling, sameBilling, trimBilling, validateBilling, type BillingErrors, type BillingField, type BillingForm } from './logic';
+import {
+  billingMax,
+  emptyBilling,
+  sameBilling,
+  trimBilling,
+  validateBilling,
+  type BillingErrors,
+  type BillingField,
+  type BillingForm,
+} from './logic';
 import { useProfileFlow, type ProfileStatusState } from './store';
 import { UnsavedChangesPrompt } from './UnsavedChanges';
 import './billing.css';
@@ -95,7 +116,8 @@ function ProfileStatusDialog({ state }: { state: ProfileStatusState }) {
   );
 }
 
-const toStatusState = (s: 1 | 2 | 100): ProfileStatusState => (s === 2 ? 'done' : s === 1 ? 'pending' : 'refused');
+const toStatusState = (s: 1 | 2 | 100): ProfileStatusState =>
+  s === 2 ? 'done' : s === 1 ? 'pending' : 'refused';
 
 /** Update profile (billing) (spec 000 §3, §5): every field required, unsaved-changes prompt on close. */
 function UpdateProfileDialog() {
@@ -119,7 +141,11 @@ function UpdateProfileDialog() {
     );
   }
   const { firstName, lastName, address, city, province, postalCode, country, regionCode } = profile.data;
-  return <UpdateProfileForm initial={{ firstName, lastName, address, city, province, postalCode, country, regionCode }} />;
+  return (
+    <UpdateProfileForm
+      initial={{ firstName, lastName, address, city, province, postalCode, country, regionCode }}
+    />
+  );
 }
 
 function UpdateProfileForm({ initial }: { initial: BillingForm }) {
@@ -156,10 +182,17 @@ function UpdateProfileForm({ initial }: { initial: BillingForm }) {
     setErrors(found);
     if (Object.keys(found).length === 0) submit.mutate(form);
   };
-  const err = (f: BillingField) => (errors?.[f] ? t(`billing.errors.${errors[f]}`, { max: billingMax[f] }) : undefined);
+  const err = (f: BillingField) =>
+    errors?.[f] ? t(`billing.errors.${errors[f]}`, { max: billingMax[f] }) : undefined;
 
   const text = (f: Exclude<BillingField, 'country'>, autoComplete: string, autoFocus = false) => (
-    <TextField className="field" value={form[f]} onChange={(v) => set(f, v)} isInvalid={!!errors?.[f]} autoFocus={autoFocus}>
+    <TextField
+      className="field"
+      value={form[f]}
+      onChange={(v) => set(f, v)}
+      isInvalid={!!errors?.[f]}
+      autoFocus={autoFocus}
+    >
       <Label className="field-label">{t(`billing.fields.${f}`)}</Label>
       <Input className="input" autoComplete={autoComplete} maxLength={billingMax[f] + 20} />
       <FieldError className="field-error">{err(f)}</FieldError>
@@ -178,7 +211,12 @@ function UpdateProfileForm({ initial }: { initial: BillingForm }) {
             <Button className="button" onPress={tryClose}>
               {t('app.cancel')}
             </Button>
-            <Button className="button primary" type="submit" form="billing-form" isDisabled={submit.isPending}>
+            <Button
+              className="button primary"
+              type="submit"
+              form="billing-form"
+              isDisabled={submit.isPending}
+            >
               {submit.isPending && <Spinner size={16} />} {t('billing.submit')}
             </Button>
           </>

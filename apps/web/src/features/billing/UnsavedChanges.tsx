@@ -3,7 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 
 /** The unsaved-changes prompt (spec 000 §2, §5): Discard or Stay on Page. */
-export function UnsavedChangesPrompt({ isOpen, onDiscard, onStay }: { isOpen: boolean; onDiscard: () => void; onStay: () => void }) {
+export function UnsavedChangesPrompt({
+  isOpen,
+  onDiscard,
+  onStay,
+}: {
+  isOpen: boolean;
+  onDiscard: () => void;
+  onStay: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <Dialog

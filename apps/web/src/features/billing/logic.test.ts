@@ -3,7 +3,16 @@ import { emptyBilling, sameBilling, trimBilling, validateBilling } from './logic
 import { handleProfileRequired, startProfileFlow, useProfileFlow } from './store';
 import { useVerifyModal } from '../verify/store';
 
-const full = { firstName: 'Ada', lastName: 'Lovelace', address: '12 St James Sq', city: 'London', province: 'Greater London', postalCode: 'SW1Y 4LB', country: 'United Kingdom', regionCode: 'GB' };
+const full = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  address: '12 St James Sq',
+  city: 'London',
+  province: 'Greater London',
+  postalCode: 'SW1Y 4LB',
+  country: 'United Kingdom',
+  regionCode: 'GB',
+};
 
 describe('billing profile validation', () => {
   it('gives every field its own message', () => {
@@ -24,7 +33,10 @@ describe('billing profile validation', () => {
     expect(validateBilling({ ...full, address: 'a'.repeat(201) }).address).toBe('tooLong');
   });
   it('sends trimmed values and a region code only when it is one', () => {
-    expect(trimBilling({ ...full, firstName: ' Ada ', regionCode: 'zz' })).toEqual({ ...full, regionCode: '' });
+    expect(trimBilling({ ...full, firstName: ' Ada ', regionCode: 'zz' })).toEqual({
+      ...full,
+      regionCode: '',
+    });
     expect(sameBilling(full, { ...full, city: ' London ' })).toBe(true);
     expect(sameBilling(full, { ...full, city: 'Paris' })).toBe(false);
   });

@@ -12,7 +12,15 @@ export interface BillingForm {
   regionCode: string;
 }
 
-export const billingFields = ['firstName', 'lastName', 'address', 'city', 'province', 'country', 'postalCode'] as const;
+export const billingFields = [
+  'firstName',
+  'lastName',
+  'address',
+  'city',
+  'province',
+  'country',
+  'postalCode',
+] as const;
 export type BillingField = (typeof billingFields)[number];
 
 /** i18n keys under `billing.errors`. */
@@ -50,7 +58,16 @@ const required: Record<BillingField, BillingErrorKey> = {
   postalCode: 'postalCodeRequired',
 };
 
-export const emptyBilling = (): BillingForm => ({ firstName: '', lastName: '', address: '', city: '', province: '', postalCode: '', country: '', regionCode: '' });
+export const emptyBilling = (): BillingForm => ({
+  firstName: '',
+  lastName: '',
+  address: '',
+  city: '',
+  province: '',
+  postalCode: '',
+  country: '',
+  regionCode: '',
+});
 
 /** Every field required and trimmed; city at most 20 (spec 000 §5 Billing profile update). */
 export function validateBilling(form: BillingForm): BillingErrors {
@@ -74,4 +91,5 @@ export const trimBilling = (form: BillingForm): BillingForm => ({
   regionCode: /^[A-Z]{2}$/.test(form.regionCode) ? form.regionCode : '',
 });
 
-export const sameBilling = (a: BillingForm, b: BillingForm) => JSON.stringify(trimBilling(a)) === JSON.stringify(trimBilling(b));
+export const sameBilling = (a: BillingForm, b: BillingForm) =>
+  JSON.stringify(trimBilling(a)) === JSON.stringify(trimBilling(b));

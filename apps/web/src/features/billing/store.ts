@@ -7,7 +7,8 @@ import { openVerify } from '../verify/store';
 /** The profile status modal's states (spec 000 §2, §4). `pending`: just submitted; `review`: already in review. */
 export type ProfileStatusState = 'refused' | 'review' | 'done' | 'pending';
 
-export type ProfileDialog = { kind: 'update' } | { kind: 'ask' } | { kind: 'status'; state: ProfileStatusState } | null;
+export type ProfileDialog =
+  { kind: 'update' } | { kind: 'ask' } | { kind: 'status'; state: ProfileStatusState } | null;
 
 /** What the user was doing when the profile was asked for (spec 000 §4: prompted first for these). */
 export type ProfileAction = 'manageNumber' | 'tip' | 'other';
@@ -68,7 +69,9 @@ export function handleProfileRequired(data: unknown, action: ProfileAction = 'ot
   const { profileStatus, needSetPhone } = parsed.data;
   useProfileFlow.setState({ required: parsed.data });
   if (needSetPhone) {
-    openVerify('update2', { onDone: () => profileStatus !== 2 && profileStatus !== 1 && startProfileFlow(profileStatus, action) });
+    openVerify('update2', {
+      onDone: () => profileStatus !== 2 && profileStatus !== 1 && startProfileFlow(profileStatus, action),
+    });
   } else {
     startProfileFlow(profileStatus, action);
   }

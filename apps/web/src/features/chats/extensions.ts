@@ -35,4 +35,7 @@ export interface ChatSlots {
    */
   ChatPartnerActions: ComponentType<ChatPartnerProps> | null;
 }
-export const chatSlots: ChatSlots = { ContactPicker: contacts.ContactPickerSlot, ChatPartnerActions: contacts.ChatPartnerActionsSlot };
+export const chatSlots: ChatSlots = {
+  ContactPicker: contacts.ContactPickerSlot,
+  ChatPartnerActions: contacts.ChatPartnerActionsSlot,
+};

@@ -8,7 +8,16 @@ import { isApiError } from '../../lib/api';
 import { useUi } from '../../stores/ui';
 import { useDeleteContacts, useSaveContact } from './api';
 import { ContactFormFields } from './ContactFormFields';
-import { emptyForm, formOf, hasErrors, sameForm, validateContact, type ContactForm, type ContactFormErrors, type ContactView } from './logic';
+import {
+  emptyForm,
+  formOf,
+  hasErrors,
+  sameForm,
+  validateContact,
+  type ContactForm,
+  type ContactFormErrors,
+  type ContactView,
+} from './logic';
 
 const reasonOf = (e: unknown) => (isApiError(e) ? e.retmsg : '');
 
@@ -35,13 +44,18 @@ function useContactEditor(id: string | null, initial: ContactForm, onSaved: (sav
       { ...(id !== null ? { id } : {}), form },
       {
         onSuccess: (saved) => {
-          showSnackbar({ message: t(editing ? 'contacts.updated' : 'contacts.added'), tone: 'success', duration: constants.snackbarMs });
+          showSnackbar({
+            message: t(editing ? 'contacts.updated' : 'contacts.added'),
+            tone: 'success',
+            duration: constants.snackbarMs,
+          });
           onSaved(saved);
         },
         onError: (e) => {
           const reason = reasonOf(e);
           showSnackbar({
-            message: t(editing ? 'contacts.updateFailed' : 'contacts.addFailed') + (reason ? ` ${reason}` : ''),
+            message:
+              t(editing ? 'contacts.updateFailed' : 'contacts.addFailed') + (reason ? ` ${reason}` : ''),
             tone: 'error',
             duration: constants.snackbarMs,
           });
@@ -63,7 +77,13 @@ export interface ContactEditDialogProps {
 }
 
 /** The add contact / edit contact modal (spec 000 §2 Contact modals). */
-export function ContactEditDialog({ contact, prefill, defaultTelCode, onClose, onSaved }: ContactEditDialogProps) {
+export function ContactEditDialog({
+  contact,
+  prefill,
+  defaultTelCode,
+  onClose,
+  onSaved,
+}: ContactEditDialogProps) {
   const { t } = useTranslation();
   const [initial] = useState<ContactForm>(() => {
     if (contact) return formOf(contact);
@@ -101,7 +121,13 @@ export function ContactEditDialog({ contact, prefill, defaultTelCode, onClose, o
           editor.submit();
         }}
       >
-        <ContactFormFields form={editor.form} onChange={editor.change} errors={editor.errors} defaultTelCode={defaultTelCode} autoFocus />
+        <ContactFormFields
+          form={editor.form}
+          onChange={editor.change}
+          errors={editor.errors}
+          defaultTelCode={defaultTelCode}
+          autoFocus
+        />
       </Form>
     </Dialog>
   );
@@ -123,13 +149,21 @@ export function DeleteContactsDialog({ contacts, onClose, onDeleted }: DeleteCon
     const ids = contacts.map((c) => c.id);
     del.mutate(ids, {
       onSuccess: () => {
-        showSnackbar({ message: one ? t('contacts.deleted') : t('contacts.deletedMany', { count: ids.length }), tone: 'success', duration: constants.snackbarMs });
+        showSnackbar({
+          message: one ? t('contacts.deleted') : t('contacts.deletedMany', { count: ids.length }),
+          tone: 'success',
+          duration: constants.snackbarMs,
+        });
         onDeleted(ids);
         onClose();
       },
       onError: (e) => {
         const reason = reasonOf(e);
-        showSnackbar({ message: t('contacts.deleteFailed') + (reason ? ` ${reason}` : ''), tone: 'error', duration: constants.snackbarMs });
+        showSnackbar({
+          message: t('contacts.deleteFailed') + (reason ? ` ${reason}` : ''),
+          tone: 'error',
+          duration: constants.snackbarMs,
+        });
         onClose();
       },
     });
@@ -152,7 +186,11 @@ export function DeleteContactsDialog({ contacts, onClose, onDeleted }: DeleteCon
         </>
       }
     >
-      <p>{one ? t('contacts.deleteOne', { name: one.name }) : t('contacts.deleteMany', { count: contacts.length })}</p>
+      <p>
+        {one
+          ? t('contacts.deleteOne', { name: one.name })
+          : t('contacts.deleteMany', { count: contacts.length })}
+      </p>
     </Dialog>
   );
 }
@@ -192,7 +230,12 @@ export function ContactPanel({ contact, defaultTelCode, onClose, onDelete }: Con
           editor.submit();
         }}
       >
-        <ContactFormFields form={editor.form} onChange={editor.change} errors={editor.errors} defaultTelCode={defaultTelCode} />
+        <ContactFormFields
+          form={editor.form}
+          onChange={editor.change}
+          errors={editor.errors}
+          defaultTelCode={defaultTelCode}
+        />
         <div className="contact-panel-actions">
           <Button className="button danger-outline" onPress={() => onDelete(contact)}>
             {t('contacts.delete')}

@@ -1,5 +1,17 @@
 import { Fragment } from 'react';
-import { Button, FieldError, Input, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, TextArea, TextField } from 'react-aria-components';
+import {
+  Button,
+  FieldError,
+  Input,
+  Label,
+  ListBox,
+  ListBoxItem,
+  Popover,
+  Select,
+  SelectValue,
+  TextArea,
+  TextField,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, type ContactTag } from '@numa/contract';
 import { newPhoneRow, type ContactForm, type ContactFormErrors, type PhoneRow } from './logic';
@@ -15,14 +27,28 @@ export interface ContactFormFieldsProps {
 }
 
 /** The contact's fields (spec 000 §5): name, up to 5 phone rows (label, country code, number), e-mail, company, note. */
-export function ContactFormFields({ form, onChange, errors, defaultTelCode, autoFocus }: ContactFormFieldsProps) {
+export function ContactFormFields({
+  form,
+  onChange,
+  errors,
+  defaultTelCode,
+  autoFocus,
+}: ContactFormFieldsProps) {
   const { t } = useTranslation();
   const err = (key: string | undefined) => (key ? t(`contacts.errors.${key}`) : undefined);
-  const setRow = (key: string, patch: Partial<PhoneRow>) => onChange({ ...form, phones: form.phones.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
+  const setRow = (key: string, patch: Partial<PhoneRow>) =>
+    onChange({ ...form, phones: form.phones.map((r) => (r.key === key ? { ...r, ...patch } : r)) });
 
   return (
     <div className="contact-fields">
-      <TextField className="field" value={form.name} onChange={(name) => onChange({ ...form, name })} isInvalid={!!errors?.name} autoFocus={autoFocus} isRequired>
+      <TextField
+        className="field"
+        value={form.name}
+        onChange={(name) => onChange({ ...form, name })}
+        isInvalid={!!errors?.name}
+        autoFocus={autoFocus}
+        isRequired
+      >
         <Label className="field-label">{t('contacts.name')}</Label>
         <Input className="input" maxLength={40} autoComplete="off" />
         <FieldError className="field-error">{err(errors?.name)}</FieldError>
@@ -61,7 +87,12 @@ export function ContactFormFields({ form, onChange, errors, defaultTelCode, auto
                   <Popover className="popover">
                     <ListBox className="listbox">
                       {constants.contactTags.map((tag) => (
-                        <ListBoxItem key={tag} id={tag} className="listbox-item" textValue={t(`contacts.tags.${tag}`)}>
+                        <ListBoxItem
+                          key={tag}
+                          id={tag}
+                          className="listbox-item"
+                          textValue={t(`contacts.tags.${tag}`)}
+                        >
                           {t(`contacts.tags.${tag}`)}
                         </ListBoxItem>
                       ))}
@@ -89,7 +120,13 @@ export function ContactFormFields({ form, onChange, errors, defaultTelCode, auto
                   isInvalid={!!e?.number}
                   aria-label={t('contacts.phone')}
                 >
-                  <Input className="input" inputMode="tel" maxLength={24} autoComplete="off" data-testid="phone-number" />
+                  <Input
+                    className="input"
+                    inputMode="tel"
+                    maxLength={24}
+                    autoComplete="off"
+                    data-testid="phone-number"
+                  />
                   <FieldError className="field-error">{err(e?.number)}</FieldError>
                 </TextField>
                 <Button
@@ -111,20 +148,38 @@ export function ContactFormFields({ form, onChange, errors, defaultTelCode, auto
         >
           {t('contacts.addPhone')}
         </Button>
-        {form.phones.length >= constants.contactPhonesMax && <p className="muted small">{t('contacts.phonesMax', { n: constants.contactPhonesMax })}</p>}
+        {form.phones.length >= constants.contactPhonesMax && (
+          <p className="muted small">{t('contacts.phonesMax', { n: constants.contactPhonesMax })}</p>
+        )}
       </fieldset>
 
-      <TextField className="field" type="email" value={form.email} onChange={(email) => onChange({ ...form, email })} isInvalid={!!errors?.email}>
+      <TextField
+        className="field"
+        type="email"
+        value={form.email}
+        onChange={(email) => onChange({ ...form, email })}
+        isInvalid={!!errors?.email}
+      >
         <Label className="field-label">{t('contacts.email')}</Label>
         <Input className="input" autoComplete="off" maxLength={254} />
         <FieldError className="field-error">{err(errors?.email)}</FieldError>
       </TextField>
-      <TextField className="field" value={form.companyName} onChange={(companyName) => onChange({ ...form, companyName })} isInvalid={!!errors?.companyName}>
+      <TextField
+        className="field"
+        value={form.companyName}
+        onChange={(companyName) => onChange({ ...form, companyName })}
+        isInvalid={!!errors?.companyName}
+      >
         <Label className="field-label">{t('contacts.company')}</Label>
         <Input className="input" autoComplete="off" maxLength={40} />
         <FieldError className="field-error">{err(errors?.companyName)}</FieldError>
       </TextField>
-      <TextField className="field" value={form.note} onChange={(note) => onChange({ ...form, note })} isInvalid={!!errors?.note}>
+      <TextField
+        className="field"
+        value={form.note}
+        onChange={(note) => onChange({ ...form, note })}
+        isInvalid={!!errors?.note}
+      >
         <Label className="field-label">{t('contacts.note')}</Label>
         <TextArea className="input textarea" rows={3} maxLength={200} />
         <FieldError className="field-error">{err(errors?.note)}</FieldError>

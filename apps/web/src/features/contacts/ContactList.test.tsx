@@ -74,8 +74,12 @@ describe('virtual contact list', () => {
     expect(items.length).toBeLessThanOrEqual(24);
     // the canvas is as tall as the whole book, so the scrollbar is true
     const canvas = list.firstElementChild as HTMLElement;
-    expect(canvas.style.height).toBe(`${(rows.length - headers) * constants.contactRowHeight + headers * HEADER_HEIGHT}px`);
-    console.warn(`10,000 contacts: rows built in ${built.toFixed(0)} ms, first render ${rendered.toFixed(0)} ms, ${items.length} rows in the page`);
+    expect(canvas.style.height).toBe(
+      `${(rows.length - headers) * constants.contactRowHeight + headers * HEADER_HEIGHT}px`,
+    );
+    console.warn(
+      `10,000 contacts: rows built in ${built.toFixed(0)} ms, first render ${rendered.toFixed(0)} ms, ${items.length} rows in the page`,
+    );
   });
 
   it('renders the rows at the scroll position and only those', async () => {

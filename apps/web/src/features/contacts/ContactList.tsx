@@ -24,7 +24,16 @@ export interface ContactListProps {
  * The address book as a virtual list (spec 000 §2): only the rows in view (and a few around them)
  * are in the page, so 10,000 contacts scroll as smoothly as 10. Contact rows are 62 high.
  */
-export function ContactList({ rows, selected, selecting, activeId, onToggle, onOpen, onEdit, onDelete }: ContactListProps) {
+export function ContactList({
+  rows,
+  selected,
+  selecting,
+  activeId,
+  onToggle,
+  onOpen,
+  onEdit,
+  onDelete,
+}: ContactListProps) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -37,7 +46,13 @@ export function ContactList({ rows, selected, selecting, activeId, onToggle, onO
   const contactCount = rows.reduce((n, r) => n + (r.kind === 'contact' ? 1 : 0), 0);
 
   return (
-    <div ref={scroller} className="contact-scroller" role="list" aria-label={t('contacts.listLabel', { count: contactCount })} data-testid="contact-list">
+    <div
+      ref={scroller}
+      className="contact-scroller"
+      role="list"
+      aria-label={t('contacts.listLabel', { count: contactCount })}
+      data-testid="contact-list"
+    >
       <div role="none" className="contact-canvas" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const row = rows[item.index];
@@ -90,7 +105,18 @@ interface RowProps {
   onDelete: (c: ContactView) => void;
 }
 
-const ContactRow = memo(function ContactRow({ contact: c, start, size, isSelected, selecting, active, onToggle, onOpen, onEdit, onDelete }: RowProps) {
+const ContactRow = memo(function ContactRow({
+  contact: c,
+  start,
+  size,
+  isSelected,
+  selecting,
+  active,
+  onToggle,
+  onOpen,
+  onEdit,
+  onDelete,
+}: RowProps) {
   const { t } = useTranslation();
   // a click anywhere on the row opens the editor, except on its checkbox and its menu
   const onRowClick = (e: MouseEvent<HTMLDivElement>) => {
@@ -110,7 +136,12 @@ const ContactRow = memo(function ContactRow({ contact: c, start, size, isSelecte
         <span className={`avatar c${c.colour}`} aria-hidden="true">
           {c.initial}
         </span>
-        <Checkbox className="row-checkbox" isSelected={isSelected} onChange={() => onToggle(c.id)} aria-label={t('contacts.selectOne', { name: c.name })}>
+        <Checkbox
+          className="row-checkbox"
+          isSelected={isSelected}
+          onChange={() => onToggle(c.id)}
+          aria-label={t('contacts.selectOne', { name: c.name })}
+        >
           <span className="checkbox-box" aria-hidden="true">
             <svg viewBox="0 0 18 18" width="14" height="14">
               <polyline points="3.5 9.5 7.5 13 14.5 5" fill="none" stroke="currentColor" strokeWidth="2.4" />

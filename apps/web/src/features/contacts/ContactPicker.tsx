@@ -1,5 +1,13 @@
 import { useDeferredValue, useMemo, useState } from 'react';
-import { Button, Input, ListBox, ListBoxItem, ListLayout, SearchField, Virtualizer } from 'react-aria-components';
+import {
+  Button,
+  Input,
+  ListBox,
+  ListBoxItem,
+  ListLayout,
+  SearchField,
+  Virtualizer,
+} from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { Loading } from '../../components/Spinner';
@@ -25,7 +33,13 @@ interface PickerItem {
  * The new-chat form's contact picker (spec 000 §2, §4 "Pick a number or a contact"): a searchable
  * list with one entry per phone of each contact, virtualised like the contacts list.
  */
-export default function ContactPicker({ onPick, isDisabled }: { onPick(person: ChatPerson): void; isDisabled?: boolean }) {
+export default function ContactPicker({
+  onPick,
+  isDisabled,
+}: {
+  onPick(person: ChatPerson): void;
+  isDisabled?: boolean;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   return (
@@ -69,7 +83,13 @@ function PickerDialog({ onClose, onPick }: { onClose: () => void; onPick(person:
 
   return (
     <Dialog isOpen onClose={onClose} title={t('contacts.pickerTitle')} width={460}>
-      <SearchField className="search-field picker-search" value={query} onChange={setQuery} aria-label={t('contacts.pickerSearch')} autoFocus>
+      <SearchField
+        className="search-field picker-search"
+        value={query}
+        onChange={setQuery}
+        aria-label={t('contacts.pickerSearch')}
+        autoFocus
+      >
         <span className="search-icon" aria-hidden="true">
           ⌕
         </span>
@@ -81,7 +101,9 @@ function PickerDialog({ onClose, onPick }: { onClose: () => void; onPick(person:
       {book.isPending ? (
         <Loading label={t('contacts.loading')} />
       ) : items.length === 0 ? (
-        <p className="muted picker-empty">{deferred.trim() ? t('contacts.noMatch', { q: deferred.trim() }) : t('contacts.pickerEmpty')}</p>
+        <p className="muted picker-empty">
+          {deferred.trim() ? t('contacts.noMatch', { q: deferred.trim() }) : t('contacts.pickerEmpty')}
+        </p>
       ) : (
         <Virtualizer layout={ListLayout} layoutOptions={{ rowHeight: 52 }}>
           <ListBox
@@ -91,13 +113,23 @@ function PickerDialog({ onClose, onPick }: { onClose: () => void; onPick(person:
             selectionMode="none"
             onAction={(key) => {
               const item = items.find((i) => i.id === key);
-              if (item) onPick({ name: item.name, phone: item.phone, telCode: item.telCode, shortPhone: item.shortPhone });
+              if (item)
+                onPick({
+                  name: item.name,
+                  phone: item.phone,
+                  telCode: item.telCode,
+                  shortPhone: item.shortPhone,
+                });
             }}
           >
             {(item) => {
               const phone = formatPhone(item.phone, item.telCode);
               return (
-                <ListBoxItem id={item.id} className="picker-item" textValue={t('contacts.pickerNumber', { name: item.name, phone })}>
+                <ListBoxItem
+                  id={item.id}
+                  className="picker-item"
+                  textValue={t('contacts.pickerNumber', { name: item.name, phone })}
+                >
                   <span className={`avatar c${item.colour}`} aria-hidden="true">
                     {item.initial}
                   </span>

@@ -11,7 +11,11 @@ import { searchContacts, toRows, type ContactView } from './logic';
 import { useDefaultTelCode } from './useDefaultTelCode';
 import './contacts.css';
 
-type Modal = { kind: 'add' } | { kind: 'edit'; contact: ContactView } | { kind: 'delete'; contacts: ContactView[] } | null;
+type Modal =
+  | { kind: 'add' }
+  | { kind: 'edit'; contact: ContactView }
+  | { kind: 'delete'; contacts: ContactView[] }
+  | null;
 
 /**
  * The contacts tab (spec 000 §2 Contact detail side panel, §5): Add contact on the left; search,
@@ -127,12 +131,19 @@ export default function ContactsTab() {
         <Button className="button primary block" onPress={() => setModal({ kind: 'add' })}>
           <span aria-hidden="true">＋</span> {t('contacts.add')}
         </Button>
-        {book.data && all.length > 0 && <p className="muted contacts-count">{t('contacts.count', { count: all.length })}</p>}
+        {book.data && all.length > 0 && (
+          <p className="muted contacts-count">{t('contacts.count', { count: all.length })}</p>
+        )}
       </nav>
       <section className="contacts-main" aria-labelledby="contacts-title">
         <header className="contacts-header">
           <h2 id="contacts-title">{t('tabs.contacts')}</h2>
-          <SearchField className="search-field" value={query} onChange={setQuery} aria-label={t('contacts.search')}>
+          <SearchField
+            className="search-field"
+            value={query}
+            onChange={setQuery}
+            aria-label={t('contacts.search')}
+          >
             <span className="search-icon" aria-hidden="true">
               ⌕
             </span>
@@ -179,10 +190,29 @@ export default function ContactsTab() {
         <div className="contacts-body">{body}</div>
       </section>
       {panelContact && (
-        <ContactPanel key={panelContact.id} contact={panelContact} defaultTelCode={defaultTelCode} onClose={() => setPanelId(null)} onDelete={askDelete} />
+        <ContactPanel
+          key={panelContact.id}
+          contact={panelContact}
+          defaultTelCode={defaultTelCode}
+          onClose={() => setPanelId(null)}
+          onDelete={askDelete}
+        />
       )}
-      {modal?.kind === 'add' && <ContactEditDialog contact={null} defaultTelCode={defaultTelCode} onClose={() => setModal(null)} onSaved={(c) => setPanelId(c.id)} />}
-      {modal?.kind === 'edit' && <ContactEditDialog contact={modal.contact} defaultTelCode={defaultTelCode} onClose={() => setModal(null)} />}
+      {modal?.kind === 'add' && (
+        <ContactEditDialog
+          contact={null}
+          defaultTelCode={defaultTelCode}
+          onClose={() => setModal(null)}
+          onSaved={(c) => setPanelId(c.id)}
+        />
+      )}
+      {modal?.kind === 'edit' && (
+        <ContactEditDialog
+          contact={modal.contact}
+          defaultTelCode={defaultTelCode}
+          onClose={() => setModal(null)}
+        />
+      )}
       {modal?.kind === 'delete' && (
         <DeleteContactsDialog
           contacts={modal.contacts}

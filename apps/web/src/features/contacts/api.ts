@@ -45,11 +45,16 @@ async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
     for (const e of page.addressBookList) byId.set(e.id, fromEntry(e));
     const next = page.nextStartTime;
     // a cursor that does not move back would loop: stop there
-    if (next === null || (startTime !== undefined && next >= startTime) || page.addressBookList.length === 0) break;
+    if (next === null || (startTime !== undefined && next >= startTime) || page.addressBookList.length === 0)
+      break;
     startTime = next;
     if (progressive) {
       const partial = sortContacts([...byId.values()]);
-      queryClient.setQueryData<AddressBookData>(contactKeys.book, { list: partial, newest: byNewest(partial), complete: false });
+      queryClient.setQueryData<AddressBookData>(contactKeys.book, {
+        list: partial,
+        newest: byNewest(partial),
+        complete: false,
+      });
     }
   }
   const list = sortContacts([...byId.values()]);
@@ -72,7 +77,8 @@ export const useAddressBook = (opts: { enabled?: boolean } = {}) =>
 async function patchBook(fn: (list: ContactView[]) => ContactView[]) {
   const { sortContacts } = await rules();
   // a refresh already under way may have read the pages before this change: read them again
-  if (queryClient.isFetching({ queryKey: contactKeys.book }) > 0) void queryClient.invalidateQueries({ queryKey: contactKeys.book });
+  if (queryClient.isFetching({ queryKey: contactKeys.book }) > 0)
+    void queryClient.invalidateQueries({ queryKey: contactKeys.book });
   queryClient.setQueryData<AddressBookData>(contactKeys.book, (old) => {
     if (!old) return old;
     const list = sortContacts(fn(old.list));
@@ -102,7 +108,8 @@ export const useDeleteContacts = () =>
       let deleted = 0;
       for (let i = 0; i < ids.length; i += constants.addressBookPageSize) {
         const chunk = ids.slice(i, i + constants.addressBookPageSize);
-        deleted += (await call(endpoints.delCloudAddressBook, { ids: chunk.join(',') }, { silent: true })).deleted;
+        deleted += (await call(endpoints.delCloudAddressBook, { ids: chunk.join(',') }, { silent: true }))
+          .deleted;
         const gone = new Set(chunk);
         await patchBook((list) => list.filter((c) => !gone.has(c.id)));
       }

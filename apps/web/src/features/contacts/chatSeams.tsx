@@ -1,5 +1,10 @@
 import { lazy, Suspense } from 'react';
-import { useAddressBook, useContactIndex, lookupContactName as lookup, useContactName as useName } from './api';
+import {
+  useAddressBook,
+  useContactIndex,
+  lookupContactName as lookup,
+  useContactName as useName,
+} from './api';
 import { isUnsavedPartner } from './names';
 
 /*
@@ -44,7 +49,8 @@ export function ChatPartnerActionsSlot({ person }: { person: ChatPerson }) {
   const book = useAddressBook();
   const index = useContactIndex();
   // until the whole book is read, nobody can be called unsaved
-  if (!book.data?.complete || !isUnsavedPartner(person.shortPhone, person.name, person.phone, index)) return null;
+  if (!book.data?.complete || !isUnsavedPartner(person.shortPhone, person.name, person.phone, index))
+    return null;
   return (
     <Suspense fallback={null}>
       <AddFromChat person={person} />

@@ -22,10 +22,21 @@ import {
   type ContactForm,
 } from './logic';
 
-const contact = (id: string, name: string, phones: [string, string][] = [['1', '4155550100']], extra: Partial<{ email: string; companyName: string }> = {}) =>
+const contact = (
+  id: string,
+  name: string,
+  phones: [string, string][] = [['1', '4155550100']],
+  extra: Partial<{ email: string; companyName: string }> = {},
+) =>
   toContactView(
     id,
-    { name, phoneList: phones.map(([telCode, n]) => ({ phone: `${telCode}${n}`, telCode, tag: 'Other' as const })), email: extra.email ?? '', companyName: extra.companyName ?? '', note: '' },
+    {
+      name,
+      phoneList: phones.map(([telCode, n]) => ({ phone: `${telCode}${n}`, telCode, tag: 'Other' as const })),
+      email: extra.email ?? '',
+      companyName: extra.companyName ?? '',
+      note: '',
+    },
     1000,
   );
 
@@ -51,15 +62,28 @@ describe('grouping and pinyin order', () => {
   });
 
   it('puts a header before each group', () => {
-    const rows = toRows(sortContacts([contact('1', 'Amy'), contact('2', 'Ann'), contact('3', '王五'), contact('4', '42')]));
-    expect(rows.map((r) => (r.kind === 'header' ? `[${r.group}]` : r.contact.name))).toEqual(['[A]', 'Amy', 'Ann', '[W]', '王五', '[#]', '42']);
+    const rows = toRows(
+      sortContacts([contact('1', 'Amy'), contact('2', 'Ann'), contact('3', '王五'), contact('4', '42')]),
+    );
+    expect(rows.map((r) => (r.kind === 'header' ? `[${r.group}]` : r.contact.name))).toEqual([
+      '[A]',
+      'Amy',
+      'Ann',
+      '[W]',
+      '王五',
+      '[#]',
+      '42',
+    ]);
   });
 });
 
 describe('search', () => {
   const list = [
     contact('1', 'Alice Smith', [['1', '4155550100']]),
-    contact('2', '张三', [['86', '13800138000'], ['1', '2125550199']]),
+    contact('2', '张三', [
+      ['86', '13800138000'],
+      ['1', '2125550199'],
+    ]),
     contact('3', 'Bob', [['44', '7911123456']]),
   ];
   it('matches the name case-insensitively', () => {
@@ -92,7 +116,12 @@ describe('avatar colour', () => {
     expect(avatarColour(undefined)).toBe(0);
   });
   it('is taken from the first phone', () => {
-    expect(contact('1', 'X', [['1', '4155550106'], ['1', '4155550100']]).colour).toBe(106 % 7);
+    expect(
+      contact('1', 'X', [
+        ['1', '4155550106'],
+        ['1', '4155550100'],
+      ]).colour,
+    ).toBe(106 % 7);
   });
 });
 
@@ -104,10 +133,17 @@ describe('phone formatting', () => {
   });
 });
 
-const form = (patch: Partial<ContactForm> = {}, rows: [string, string, string?][] = [['1', '4155550100']]): ContactForm => ({
+const form = (
+  patch: Partial<ContactForm> = {},
+  rows: [string, string, string?][] = [['1', '4155550100']],
+): ContactForm => ({
   ...emptyForm('1'),
   name: 'Alice',
-  phones: rows.map(([telCode, number, tag]) => ({ ...newPhoneRow(telCode), number, tag: (tag ?? 'Other') as 'Other' })),
+  phones: rows.map(([telCode, number, tag]) => ({
+    ...newPhoneRow(telCode),
+    number,
+    tag: (tag ?? 'Other') as 'Other',
+  })),
   ...patch,
 });
 
@@ -121,7 +157,12 @@ describe('validation', () => {
     expect(validateContact(form({ name: 'x'.repeat(20) })).name).toBe('nameTooLong');
   });
   it('checks country code and number of each filled row', () => {
-    const f = form({}, [['', '4155550100'], ['1a', '4155550101'], ['1', '41x5'], ['1', '']]);
+    const f = form({}, [
+      ['', '4155550100'],
+      ['1a', '4155550101'],
+      ['1', '41x5'],
+      ['1', ''],
+    ]);
     const e = validateContact(f);
     const [r0, r1, r2, r3] = f.phones;
     expect(e.phones[r0!.key]).toEqual({ telCode: 'telCodeRequired' });
@@ -175,7 +216,15 @@ describe('serialisation', () => {
     expect(serialiseContact(form({}, rows)).phoneList).toHaveLength(5);
   });
   it('round-trips a stored contact through the form', () => {
-    const c = contact('1', 'Bob', [['44', '7911123456'], ['1', '4155550100']], { email: 'bob@x.org' });
+    const c = contact(
+      '1',
+      'Bob',
+      [
+        ['44', '7911123456'],
+        ['1', '4155550100'],
+      ],
+      { email: 'bob@x.org' },
+    );
     const f = formOf(c);
     expect(f.phones.map((p) => [p.telCode, p.number])).toEqual([
       ['44', '7911123456'],
@@ -187,7 +236,9 @@ describe('serialisation', () => {
 });
 
 describe('chat partners', () => {
-  const index = buildNameIndex(sortContacts([contact('1', 'Alice', [['1', '4155550100']]), contact('2', 'Bob', [['44', '7911123456']])]));
+  const index = buildNameIndex(
+    sortContacts([contact('1', 'Alice', [['1', '4155550100']]), contact('2', 'Bob', [['44', '7911123456']])]),
+  );
   it('names saved numbers', () => {
     expect(nameFor(index, '14155550100')).toBe('Alice');
     expect(nameFor(index, '+44 7911 123456')).toBe('Bob');

@@ -49,7 +49,12 @@ const readingCache = new Map<string, string[]>();
 export function nameReading(name: string): string[] {
   const hit = readingCache.get(name);
   if (hit) return hit;
-  const parts = pinyin(name.trim(), { toneType: 'none', type: 'array', surname: 'head', nonZh: 'consecutive' })
+  const parts = pinyin(name.trim(), {
+    toneType: 'none',
+    type: 'array',
+    surname: 'head',
+    nonZh: 'consecutive',
+  })
     .map((s) =>
       s
         .normalize('NFD')
@@ -82,7 +87,9 @@ export function toContactView(id: string, book: AddressBook, date: number): Cont
     companyName: book.companyName,
     note: book.note,
     date,
-    shortPhones: phoneList.map((p) => (p.phone.startsWith(p.telCode) ? p.phone.slice(p.telCode.length) : p.phone)),
+    shortPhones: phoneList.map((p) =>
+      p.phone.startsWith(p.telCode) ? p.phone.slice(p.telCode.length) : p.phone,
+    ),
     nameLower: book.name.toLowerCase(),
     pinyinKey: reading.join(''),
     sortKey: reading.join(' '),
@@ -121,14 +128,19 @@ export function matchesSearch(c: ContactView, query: string): boolean {
   const digits = stripPhone(q);
   if (/^\d+$/.test(digits) && c.phoneList.some((p) => p.phone.includes(digits))) return true;
   const letters = q.replace(/\s+/g, '');
-  return /^[a-z]+$/.test(letters) && c.pinyinKey !== c.nameLower.replace(/\s+/g, '') && c.pinyinKey.includes(letters);
+  return (
+    /^[a-z]+$/.test(letters) &&
+    c.pinyinKey !== c.nameLower.replace(/\s+/g, '') &&
+    c.pinyinKey.includes(letters)
+  );
 }
 
 export const searchContacts = (list: readonly ContactView[], query: string) =>
   query.trim() ? list.filter((c) => matchesSearch(c, query)) : (list as ContactView[]);
 
 /** One row of the virtual list: a letter header or a contact. */
-export type ListRow = { kind: 'header'; group: string; key: string } | { kind: 'contact'; contact: ContactView; key: string };
+export type ListRow =
+  { kind: 'header'; group: string; key: string } | { kind: 'contact'; contact: ContactView; key: string };
 
 /** Flattens sorted contacts into rows with a header before each group. */
 export function toRows(sorted: readonly ContactView[]): ListRow[] {
@@ -196,14 +208,25 @@ export const newPhoneRow = (telCode = '', tag: ContactTag = constants.contactDef
   tag,
 });
 
-export const emptyForm = (telCode = ''): ContactForm => ({ name: '', phones: [newPhoneRow(telCode)], email: '', companyName: '', note: '' });
+export const emptyForm = (telCode = ''): ContactForm => ({
+  name: '',
+  phones: [newPhoneRow(telCode)],
+  email: '',
+  companyName: '',
+  note: '',
+});
 
 /** A stored contact as the form edits it. */
-export function formOf(c: Pick<ContactView, 'name' | 'phoneList' | 'email' | 'companyName' | 'note'>): ContactForm {
+export function formOf(
+  c: Pick<ContactView, 'name' | 'phoneList' | 'email' | 'companyName' | 'note'>,
+): ContactForm {
   return {
     name: c.name,
     phones: c.phoneList.length
-      ? c.phoneList.map((p) => ({ ...newPhoneRow(p.telCode, p.tag), number: p.phone.startsWith(p.telCode) ? p.phone.slice(p.telCode.length) : p.phone }))
+      ? c.phoneList.map((p) => ({
+          ...newPhoneRow(p.telCode, p.tag),
+          number: p.phone.startsWith(p.telCode) ? p.phone.slice(p.telCode.length) : p.phone,
+        }))
       : [newPhoneRow()],
     email: c.email,
     companyName: c.companyName,
@@ -242,7 +265,13 @@ export function validateContact(form: ContactForm): ContactFormErrors {
     else if (!/^\d{1,4}$/.test(telCode)) e.telCode = 'telCodeNumeric';
     if (!row.number.trim()) e.number = 'phoneRequired';
     else if (!/^\d+$/.test(number)) e.number = 'phoneNumeric';
-    else if (!e.telCode && (number.length < 3 || telCode.length + number.length < constants.phoneMinDigits || telCode.length + number.length > 16)) e.number = 'phoneInvalid';
+    else if (
+      !e.telCode &&
+      (number.length < 3 ||
+        telCode.length + number.length < constants.phoneMinDigits ||
+        telCode.length + number.length > 16)
+    )
+      e.number = 'phoneInvalid';
     if (!row.tag) e.tag = 'tagRequired';
     if (Object.keys(e).length) errors.phones[row.key] = e;
   }
@@ -261,13 +290,23 @@ export const hasErrors = (e: ContactFormErrors) =>
  * The contract's address book from a valid form: trimmed values, rows with an empty number skipped,
  * each phone sent as '+' plus country code plus number (spec 000 §5).
  */
-export function serialiseContact(form: ContactForm): { name: string; phoneList: { phone: string; telCode: string; tag: ContactTag }[]; email: string; companyName: string; note: string } {
+export function serialiseContact(form: ContactForm): {
+  name: string;
+  phoneList: { phone: string; telCode: string; tag: ContactTag }[];
+  email: string;
+  companyName: string;
+  note: string;
+} {
   const phoneList = form.phones
     .filter((r) => r.number.trim() !== '')
     .slice(0, constants.contactPhonesMax)
     .map((r) => {
       const telCode = r.telCode.trim().replace(/^\+/, '');
-      return { phone: `+${telCode}${rowNumber({ ...r, telCode })}`, telCode, tag: (r.tag || constants.contactDefaultTag) as ContactTag };
+      return {
+        phone: `+${telCode}${rowNumber({ ...r, telCode })}`,
+        telCode,
+        tag: (r.tag || constants.contactDefaultTag) as ContactTag,
+      };
     });
   return {
     name: form.name.trim(),
@@ -287,7 +326,11 @@ export function sameForm(a: ContactForm, b: ContactForm): boolean {
 /** The contact as it will be stored, for updating the list without a reload. */
 export function viewFromSaved(id: string, date: number, form: ContactForm): ContactView {
   const s = serialiseContact(form);
-  return toContactView(id, { ...s, phoneList: s.phoneList.map((p) => ({ ...p, phone: p.phone.replace(/^\+/, '') })) }, date);
+  return toContactView(
+    id,
+    { ...s, phoneList: s.phoneList.map((p) => ({ ...p, phone: p.phone.replace(/^\+/, '') })) },
+    date,
+  );
 }
 
 export { buildNameIndex, isUnsavedPartner, nameFor } from './names';

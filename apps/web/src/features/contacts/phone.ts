@@ -34,4 +34,3 @@ export function formatPhone(phone: string, telCode: string): string {
   formatCache.set(key, text);
   return text;
 }
-

@@ -84,7 +84,10 @@ export default function InvitePanel() {
           </div>
           <div className="muted small invite-link">{link}</div>
         </div>
-        <Button className={`button primary copy-button ${copied ? 'copied' : ''}`} onPress={() => void copy()}>
+        <Button
+          className={`button primary copy-button ${copied ? 'copied' : ''}`}
+          onPress={() => void copy()}
+        >
           {copied ? (
             <>
               <span aria-hidden="true">✓</span> {t('invite.copied')}

@@ -99,12 +99,22 @@ export default function RedeemCodePanel() {
           submit();
         }}
       >
-        <TextField className="field grow" value={code} onChange={setCode} isInvalid={!!error} isDisabled={!hasPhone}>
+        <TextField
+          className="field grow"
+          value={code}
+          onChange={setCode}
+          isInvalid={!!error}
+          isDisabled={!hasPhone}
+        >
           <Label className="field-label">{t('redeem.code')}</Label>
           <Input className="input" autoComplete="off" maxLength={32} placeholder={t('redeem.placeholder')} />
           <FieldError className="field-error">{error}</FieldError>
         </TextField>
-        <Button type="submit" className="button primary" isDisabled={!code.trim() || !canSetInviter || redeem.isPending}>
+        <Button
+          type="submit"
+          className="button primary"
+          isDisabled={!code.trim() || !canSetInviter || redeem.isPending}
+        >
           {redeem.isPending && <Spinner size={16} />} {t('redeem.redeem')}
         </Button>
       </Form>

@@ -20,16 +20,25 @@ type Slot = { kind: 'kept'; url: string } | { kind: 'new'; file: File; preview: 
 type Slots = Record<SlotName, Slot | null>;
 type SectionId = 'card' | 'hold';
 
-const sections: Record<SectionId, [SlotName, SlotName]> = { card: ['idCard1', 'idCard2'], hold: ['idHold1', 'idHold2'] };
+const sections: Record<SectionId, [SlotName, SlotName]> = {
+  card: ['idCard1', 'idCard2'],
+  hold: ['idHold1', 'idHold2'],
+};
 const urlField = constants.kycFiles;
 
 const slotsOf = (info: KYCInfo): Slots => {
   const kept = (url: string): Slot | null => (url ? { kind: 'kept', url } : null);
-  return { idCard1: kept(info.idCardUrl1), idCard2: kept(info.idCardUrl2), idHold1: kept(info.idHoldUrl1), idHold2: kept(info.idHoldUrl2) };
+  return {
+    idCard1: kept(info.idCardUrl1),
+    idCard2: kept(info.idCardUrl2),
+    idHold1: kept(info.idHoldUrl1),
+    idHold2: kept(info.idHoldUrl2),
+  };
 };
 
 /** Upload and delete are allowed only at KYC status -1 and 100 (spec 000 §4). */
-export const kycEditable = (status: number) => status === constants.kycStatus.none || status === constants.kycStatus.refused;
+export const kycEditable = (status: number) =>
+  status === constants.kycStatus.none || status === constants.kycStatus.refused;
 
 /** The global proof-of-identity dialog; open it with `useIdentityDialog.getState().open()`. */
 export function IdentityDialogHost() {
@@ -90,7 +99,8 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
     if (a?.kind === 'new') return true;
     return (a?.kind === 'kept' ? a.url : '') !== (b?.kind === 'kept' ? b.url : '');
   });
-  const canSubmit = editable && !!slots.idCard1 && !!slots.idCard2 && changed && !submitting && working === null;
+  const canSubmit =
+    editable && !!slots.idCard1 && !!slots.idCard2 && changed && !submitting && working === null;
 
   const addFiles = async (section: SectionId, files: FileList | null) => {
     if (!files || files.length === 0) return;
@@ -99,7 +109,11 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
     try {
       const free = sections[section].filter((k) => !slots[k]);
       const chosen = Array.from(files);
-      if (chosen.length > free.length) setErrors((e) => ({ ...e, [section]: t('kyc.errors.tooMany', { n: constants.identityImage.perSection }) }));
+      if (chosen.length > free.length)
+        setErrors((e) => ({
+          ...e,
+          [section]: t('kyc.errors.tooMany', { n: constants.identityImage.perSection }),
+        }));
       const accepted: [SlotName, Slot][] = [];
       for (const file of chosen.slice(0, free.length)) {
         const problem = checkIdentityImage(file);
@@ -200,7 +214,11 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
             <p className="muted small">{t(`kyc.${id}Hint`)}</p>
           </div>
           {editable && (
-            <FileTrigger acceptedFileTypes={['image/png', 'image/jpeg']} allowsMultiple onSelect={(files) => void addFiles(id, files)}>
+            <FileTrigger
+              acceptedFileTypes={['image/png', 'image/jpeg']}
+              allowsMultiple
+              onSelect={(files) => void addFiles(id, files)}
+            >
               <Button className="button" isDisabled={full || working !== null}>
                 {working === id ? <Spinner size={16} /> : null} {t('kyc.upload')}
               </Button>
@@ -214,9 +232,17 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
               <li key={name} className={`kyc-thumb ${slot ? '' : 'empty'}`}>
                 {slot ? (
                   <>
-                    {slot.kind === 'kept' ? <KeptImage url={slot.url} alt={labelOf(name)} /> : <img src={slot.preview} alt={labelOf(name)} />}
+                    {slot.kind === 'kept' ? (
+                      <KeptImage url={slot.url} alt={labelOf(name)} />
+                    ) : (
+                      <img src={slot.preview} alt={labelOf(name)} />
+                    )}
                     {editable && (
-                      <Button className="kyc-delete" aria-label={t('kyc.delete', { label: labelOf(name) })} onPress={() => remove(name)}>
+                      <Button
+                        className="kyc-delete"
+                        aria-label={t('kyc.delete', { label: labelOf(name) })}
+                        onPress={() => remove(name)}
+                      >
                         <span aria-hidden="true">×</span>
                       </Button>
                     )}
@@ -310,7 +336,11 @@ function KeptImage({ url, alt }: { url: string; alt: string }) {
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
   }, [url, token]);
-  return src ? <img src={src} alt={alt} /> : <span className="kyc-placeholder" role="img" aria-label={alt} aria-busy="true" />;
+  return src ? (
+    <img src={src} alt={alt} />
+  ) : (
+    <span className="kyc-placeholder" role="img" aria-label={alt} aria-busy="true" />
+  );
 }
 
 function KycStatusNote({ info }: { info: KYCInfo }) {
@@ -325,6 +355,7 @@ function KycStatusNote({ info }: { info: KYCInfo }) {
     );
   }
   if (info.status === constants.kycStatus.reviewing) return <p className="notice">{t('kyc.reviewing')}</p>;
-  if (info.status === constants.kycStatus.verified) return <p className="notice success">{t('kyc.verified')}</p>;
+  if (info.status === constants.kycStatus.verified)
+    return <p className="notice success">{t('kyc.verified')}</p>;
   return <p className="muted">{t('kyc.lead')}</p>;
 }

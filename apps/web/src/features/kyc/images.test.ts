@@ -9,7 +9,9 @@ describe('identity images', () => {
     expect(checkIdentityImage({ name: 'ID.JPG', type: 'image/jpeg', size: 1000 })).toBeNull();
     expect(checkIdentityImage({ name: 'id.jpeg', type: '', size: 1000 })).toBeNull();
     expect(checkIdentityImage({ name: 'id.gif', type: 'image/gif', size: 1000 })).toBe('unsupported');
-    expect(checkIdentityImage({ name: 'id.pdf.png', type: 'application/pdf', size: 1000 })).toBe('unsupported');
+    expect(checkIdentityImage({ name: 'id.pdf.png', type: 'application/pdf', size: 1000 })).toBe(
+      'unsupported',
+    );
     expect(checkIdentityImage({ name: 'id', type: 'image/png', size: 1000 })).toBe('unsupported');
   });
   it('refuses files over 5 MB', () => {

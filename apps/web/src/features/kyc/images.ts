@@ -18,12 +18,15 @@ export function checkIdentityImage(file: { name: string; type: string; size: num
 }
 
 /** Compression quality for a file of `size` bytes: about 1 MB / size, never under 0.1 (spec 000 §5). */
-export const compressionQuality = (size: number) => Math.max(rules.minQuality, Math.min(1, rules.compressFrom / size));
+export const compressionQuality = (size: number) =>
+  Math.max(rules.minQuality, Math.min(1, rules.compressFrom / size));
 
 /** Whether a file is compressed before it is attached: at or above 1 MB. */
 export const needsCompression = (size: number) => size >= rules.compressFrom;
 
-async function decode(file: File): Promise<{ source: CanvasImageSource; width: number; height: number; done: () => void }> {
+async function decode(
+  file: File,
+): Promise<{ source: CanvasImageSource; width: number; height: number; done: () => void }> {
   if (typeof createImageBitmap === 'function') {
     const bmp = await createImageBitmap(file);
     return { source: bmp, width: bmp.width, height: bmp.height, done: () => bmp.close() };
@@ -32,7 +35,12 @@ async function decode(file: File): Promise<{ source: CanvasImageSource; width: n
   const img = new Image();
   img.src = url;
   await img.decode();
-  return { source: img, width: img.naturalWidth, height: img.naturalHeight, done: () => URL.revokeObjectURL(url) };
+  return {
+    source: img,
+    width: img.naturalWidth,
+    height: img.naturalHeight,
+    done: () => URL.revokeObjectURL(url),
+  };
 }
 
 /**
@@ -53,7 +61,9 @@ export async function compressImage(file: File): Promise<File> {
       ctx.fillStyle = '#fff';
       ctx.fillRect(0, 0, canvas.width, canvas.height);
       ctx.drawImage(img.source, 0, 0);
-      const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', compressionQuality(file.size)));
+      const blob = await new Promise<Blob | null>((resolve) =>
+        canvas.toBlob(resolve, 'image/jpeg', compressionQuality(file.size)),
+      );
       if (!blob || blob.size >= file.size) return file;
       const name = file.name.replace(/\.(png|jpe?g)$/i, '') + '.jpg';
       return new File([blob], name, { type: 'image/jpeg', lastModified: file.lastModified });

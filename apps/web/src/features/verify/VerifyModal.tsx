@@ -54,7 +54,10 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
   const [telCode, setTelCode] = useState(defaultTelCode);
   const [phone, setPhone] = useState('');
   const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<{ field: 'telCode' | 'phone' | 'email'; message: string } | null>(null);
+  const [fieldError, setFieldError] = useState<{
+    field: 'telCode' | 'phone' | 'email';
+    message: string;
+  } | null>(null);
   const [pending, setPending] = useState<Address | null>(null);
   const [captchaOpen, setCaptchaOpen] = useState(false);
   const [sent, setSent] = useState<Sent | null>(null);
@@ -92,7 +95,11 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
     const to = pending;
     const nextApi = 'email' in to ? ('/web/requestToVerifyEmail' as const) : ('/web/getVerifyCode' as const);
     try {
-      const raw = await call(endpoints.confirmCaptcha, { captchaId, inputCaptcha, nextApi, ...to }, { silent: true });
+      const raw = await call(
+        endpoints.confirmCaptcha,
+        { captchaId, inputCaptcha, nextApi, ...to },
+        { silent: true },
+      );
       const res = endpoints.getVerifyCode.output.safeParse(raw);
       if (!res.success) throw new Error('confirmCaptcha answered without a verification');
       setCaptchaOpen(false);
@@ -124,7 +131,11 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
     setCodeError(null);
     setWrong(false);
     try {
-      await call(isMail ? endpoints.validateCodeForEmail : endpoints.validateCode, { verifyid: sent.verifyid, activationcode: value }, { silent: true });
+      await call(
+        isMail ? endpoints.validateCodeForEmail : endpoints.validateCode,
+        { verifyid: sent.verifyid, activationcode: value },
+        { silent: true },
+      );
     } catch (e) {
       // a wrong code sets the flag and clears the boxes (spec 000 §4)
       setBusy(false);
@@ -138,11 +149,23 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
     }
     try {
       // set for an account without this kind of address, update for one that has it (contract: verify.ts)
-      const account = await queryClient.fetchQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }), staleTime: 0 });
+      const account = await queryClient.fetchQuery({
+        queryKey: accountKeys.info,
+        queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }),
+        staleTime: 0,
+      });
       if ('email' in sent.to) {
-        await call(account.email ? endpoints.updateEmail : endpoints.setEmailForAccount, { email: sent.to.email, verifyid: sent.verifyid }, { silent: true });
+        await call(
+          account.email ? endpoints.updateEmail : endpoints.setEmailForAccount,
+          { email: sent.to.email, verifyid: sent.verifyid },
+          { silent: true },
+        );
       } else {
-        await call(account.phone ? endpoints.updatePhone : endpoints.setPhoneForAccount, { ...sent.to, verifyid: sent.verifyid }, { silent: true });
+        await call(
+          account.phone ? endpoints.updatePhone : endpoints.setPhoneForAccount,
+          { ...sent.to, verifyid: sent.verifyid },
+          { silent: true },
+        );
       }
     } catch (e) {
       setBusy(false);
@@ -178,25 +201,53 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
           >
             <p className="muted">{t(`verify.lead.${mode}`)}</p>
             {byEmail ? (
-              <TextField className="field" type="email" value={email} onChange={setEmail} isInvalid={fieldError?.field === 'email'} autoFocus>
+              <TextField
+                className="field"
+                type="email"
+                value={email}
+                onChange={setEmail}
+                isInvalid={fieldError?.field === 'email'}
+                autoFocus
+              >
                 <Label className="field-label">{t('verify.email')}</Label>
-                <Input className="input" autoComplete="email" placeholder={t('login.emailPlaceholder')} maxLength={254} />
+                <Input
+                  className="input"
+                  autoComplete="email"
+                  placeholder={t('login.emailPlaceholder')}
+                  maxLength={254}
+                />
                 <FieldError className="field-error">{fieldError?.message}</FieldError>
               </TextField>
             ) : (
               <div className="phone-row">
-                <TextField className="field verify-telcode" value={telCode} onChange={(v) => setTelCode(cleanTelCode(v))} isInvalid={fieldError?.field === 'telCode'}>
+                <TextField
+                  className="field verify-telcode"
+                  value={telCode}
+                  onChange={(v) => setTelCode(cleanTelCode(v))}
+                  isInvalid={fieldError?.field === 'telCode'}
+                >
                   <Label className="field-label">{t('verify.countryCode')}</Label>
                   <div className="prefixed">
                     <span aria-hidden="true">+</span>
                     <Input className="input" inputMode="numeric" autoComplete="tel-country-code" />
                   </div>
-                  <FieldError className="field-error">{fieldError?.field === 'telCode' ? fieldError.message : null}</FieldError>
+                  <FieldError className="field-error">
+                    {fieldError?.field === 'telCode' ? fieldError.message : null}
+                  </FieldError>
                 </TextField>
-                <TextField className="field grow" type="tel" value={phone} onChange={setPhone} isInvalid={fieldError?.field === 'phone'} autoFocus>
+                <TextField
+                  className="field grow"
+                  type="tel"
+                  value={phone}
+                  onChange={setPhone}
+                  isInvalid={fieldError?.field === 'phone'}
+                  autoFocus
+                >
                   <Label className="field-label">{t('verify.phone')}</Label>
                   <Input className="input" inputMode="tel" autoComplete="tel-national" maxLength={24} />
-                  <FieldError className="field-error">{fieldError?.field === 'phone' ? fieldError.message : null}</FieldError>
+                  <FieldError className="field-error">
+                    {fieldError?.field === 'phone' ? fieldError.message : null}
+                  </FieldError>
                 </TextField>
               </div>
             )}
@@ -241,7 +292,11 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
             <p id="verify-code-error" className="field-error" role="alert">
               {codeError}
             </p>
-            <Button type="submit" className="button primary block" isDisabled={busy || code.length !== sent?.codeLength}>
+            <Button
+              type="submit"
+              className="button primary block"
+              isDisabled={busy || code.length !== sent?.codeLength}
+            >
               {busy && <Spinner size={16} />} {t('verify.verify')}
             </Button>
             <p className="resend">

@@ -1,9 +1,12 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 
 /** i18n keys under `verify.errors`. */
-export type AddressError = 'telCodeRequired' | 'telCodeInvalid' | 'phoneRequired' | 'phoneInvalid' | 'emailRequired' | 'emailInvalid';
+export type AddressError =
+  'telCodeRequired' | 'telCodeInvalid' | 'phoneRequired' | 'phoneInvalid' | 'emailRequired' | 'emailInvalid';
 
-export type CheckedPhone = { ok: true; telcode: string; phone: string } | { ok: false; field: 'telCode' | 'phone'; error: AddressError };
+export type CheckedPhone =
+  | { ok: true; telcode: string; phone: string }
+  | { ok: false; field: 'telCode' | 'phone'; error: AddressError };
 export type CheckedEmail = { ok: true; email: string } | { ok: false; field: 'email'; error: AddressError };
 
 /** The country code field holds at most 4 characters (spec 000 §5). */
@@ -23,7 +26,8 @@ export function checkPhone(telCodeRaw: string, phoneRaw: string): CheckedPhone {
   if (!/^\d{1,4}$/.test(telcode)) return { ok: false, field: 'telCode', error: 'telCodeInvalid' };
   const phone = phoneRaw.replace(/[\s().-]/g, '').replace(/^0+/, '');
   if (!phone) return { ok: false, field: 'phone', error: 'phoneRequired' };
-  if (!/^\d{4,15}$/.test(phone) || !isValidPhoneNumber(`+${telcode}${phone}`)) return { ok: false, field: 'phone', error: 'phoneInvalid' };
+  if (!/^\d{4,15}$/.test(phone) || !isValidPhoneNumber(`+${telcode}${phone}`))
+    return { ok: false, field: 'phone', error: 'phoneInvalid' };
   return { ok: true, telcode, phone };
 }
 

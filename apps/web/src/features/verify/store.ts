@@ -8,7 +8,15 @@ import { onSessionReset } from '../../stores/session';
  * profile's button; `updateForUnlockBonus` — to redeem an invite code (lands on redeemCode after);
  * `charge` — a payment method needs a verified phone.
  */
-export const verifyModes = ['email', 'emailFromProfile', 'update', 'update2', 'updateFromProfile', 'updateForUnlockBonus', 'charge'] as const;
+export const verifyModes = [
+  'email',
+  'emailFromProfile',
+  'update',
+  'update2',
+  'updateFromProfile',
+  'updateForUnlockBonus',
+  'charge',
+] as const;
 export type VerifyMode = (typeof verifyModes)[number];
 
 export const isEmailMode = (m: VerifyMode) => m === 'email' || m === 'emailFromProfile';
@@ -33,6 +41,7 @@ export const useVerifyModal = create<VerifyModalState>((set, get) => ({
   close: () => set({ mode: null, onDone: null }),
 }));
 
-export const openVerify = (mode: VerifyMode, opts?: { onDone?: () => void }) => useVerifyModal.getState().open(mode, opts);
+export const openVerify = (mode: VerifyMode, opts?: { onDone?: () => void }) =>
+  useVerifyModal.getState().open(mode, opts);
 
 onSessionReset(() => useVerifyModal.getState().close());
