@@ -13,6 +13,6 @@ export const useBalance = () => useQuery({ queryKey: accountKeys.balance, queryF
 /** The chat id (spec 000 §3 Account info): the phone without its tel code, else the phone, else the e-mail. */
 export function chatId(info: { telCode: string; phone: string; email: string } | undefined): string {
   if (!info) return '';
-  if (info.phone && info.telCode && info.phone.startsWith(info.telCode)) return info.phone.slice(info.telCode.length);
+  // the account's phone is kept as its national number, so it already has no tel code
   return info.phone || info.email;
 }
