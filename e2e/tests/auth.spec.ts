@@ -136,8 +136,7 @@ test('a second sign-in elsewhere logs the first tab out with an alert', async ({
   await signInByEmail(otherPage, email);
   await expect(rail(otherPage).getByRole('button', { name: 'Account' })).toBeVisible();
 
-  // the first tab's next call is refused: it is logged out and told why
-  await page.reload();
+  // the first tab hears it at once over its socket: it is logged out and told why
   await expect(page.getByRole('alertdialog')).toContainText('logged in on another device');
   await expect(page.getByRole('heading', { name: 'Log in to Numa' })).toBeVisible();
   await other.close();
