@@ -1,3 +1,6 @@
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+
 export function Spinner({ label, size = 20 }: { label?: string; size?: number }) {
   return (
     <span className="spinner" role={label ? 'status' : undefined} aria-label={label} style={{ width: size, height: size }}>
@@ -12,6 +15,19 @@ export function Loading({ label }: { label: string }) {
     <div className="loading-state">
       <Spinner size={28} />
       <p>{label}</p>
+    </div>
+  );
+}
+
+/** A whole-area load failure, with a retry. */
+export function LoadFailed({ onRetry }: { onRetry: () => unknown }) {
+  const { t } = useTranslation();
+  return (
+    <div className="error-state" role="alert">
+      <p>{t('errors.loadFailed')}</p>
+      <Button className="button" onPress={() => void onRetry()}>
+        {t('app.retry')}
+      </Button>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { constants } from '@numa/contract';
-import { Loading, Spinner } from '../../components/Spinner';
+import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
@@ -59,12 +59,7 @@ export default function ProfilePanel() {
   if (info.isPending || balance.isPending) return <Loading label={t('app.loading')} />;
   if (info.isError || balance.isError) {
     return (
-      <div className="error-state" role="alert">
-        <p>{t('errors.loadFailed')}</p>
-        <Button className="button" onPress={() => void Promise.all([info.refetch(), balance.refetch()])}>
-          {t('app.retry')}
-        </Button>
-      </div>
+      <LoadFailed onRetry={() => Promise.all([info.refetch(), balance.refetch()])} />
     );
   }
   const a = info.data;

@@ -16,7 +16,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
-import { Loading, Spinner } from '../../components/Spinner';
+import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { useCountries } from '../../lib/countries';
@@ -130,12 +130,7 @@ function UpdateProfileDialog() {
         {profile.isPending ? (
           <Loading label={t('app.loading')} />
         ) : (
-          <div className="error-state" role="alert">
-            <p>{t('errors.loadFailed')}</p>
-            <Button className="button" onPress={() => void profile.refetch()}>
-              {t('app.retry')}
-            </Button>
-          </div>
+          <LoadFailed onRetry={() => profile.refetch()} />
         )}
       </Dialog>
     );

@@ -15,7 +15,7 @@ import {
 } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '@numa/contract';
-import { Loading } from '../../components/Spinner';
+import { Loading, LoadFailed } from '../../components/Spinner';
 import { call } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
@@ -70,12 +70,7 @@ export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
         {catalogue.isPending ? (
           <Loading label={t('app.loading')} />
         ) : catalogue.isError ? (
-          <div className="error-state" role="alert">
-            <p>{t('errors.loadFailed')}</p>
-            <Button className="button" onPress={() => void catalogue.refetch()}>
-              {t('app.retry')}
-            </Button>
-          </div>
+          <LoadFailed onRetry={() => catalogue.refetch()} />
         ) : (
           <div className="applist">
             <div className="applist-controls">

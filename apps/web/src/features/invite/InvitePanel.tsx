@@ -3,7 +3,7 @@ import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
-import { Loading } from '../../components/Spinner';
+import { Loading, LoadFailed } from '../../components/Spinner';
 import { brand } from '../../lib/config';
 import { useUi } from '../../stores/ui';
 import { referralLink, useInviteInfo } from './api';
@@ -51,12 +51,7 @@ export default function InvitePanel() {
   if (info.isPending) return <Loading label={t('app.loading')} />;
   if (info.isError) {
     return (
-      <div className="error-state" role="alert">
-        <p>{t('errors.loadFailed')}</p>
-        <Button className="button" onPress={() => void info.refetch()}>
-          {t('app.retry')}
-        </Button>
-      </div>
+      <LoadFailed onRetry={() => info.refetch()} />
     );
   }
   const { inviteCode, earnTip, inviteHint, inviteRules } = info.data;

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, endpoints } from '@numa/contract';
-import { Loading, Spinner } from '../../components/Spinner';
+import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useAccountInfo } from '../account/api';
@@ -57,12 +57,7 @@ export default function RedeemCodePanel() {
   if (info.isPending || inviter.isPending) return <Loading label={t('app.loading')} />;
   if (info.isError || inviter.isError) {
     return (
-      <div className="error-state" role="alert">
-        <p>{t('errors.loadFailed')}</p>
-        <Button className="button" onPress={() => void Promise.all([info.refetch(), inviter.refetch()])}>
-          {t('app.retry')}
-        </Button>
-      </div>
+      <LoadFailed onRetry={() => Promise.all([info.refetch(), inviter.refetch()])} />
     );
   }
 

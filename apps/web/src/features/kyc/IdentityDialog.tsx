@@ -3,7 +3,7 @@ import { Button, FileTrigger, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, endpoints, type KYCInfo } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
-import { Loading, Spinner } from '../../components/Spinner';
+import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
 import { callMultipart, isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { queryClient } from '../../lib/query';
@@ -56,12 +56,7 @@ function IdentityDialog() {
         {kyc.isPending ? (
           <Loading label={t('app.loading')} />
         ) : (
-          <div className="error-state" role="alert">
-            <p>{t('errors.loadFailed')}</p>
-            <Button className="button" onPress={() => void kyc.refetch()}>
-              {t('app.retry')}
-            </Button>
-          </div>
+          <LoadFailed onRetry={() => kyc.refetch()} />
         )}
       </Dialog>
     );

@@ -1,18 +1,7 @@
 import type { SVGProps } from 'react';
+import { iconProps } from '../../../components/icons';
 
-const base = (props: SVGProps<SVGSVGElement>) => ({
-  width: 20,
-  height: 20,
-  viewBox: '0 0 24 24',
-  fill: 'none',
-  stroke: 'currentColor',
-  strokeWidth: 1.8,
-  strokeLinecap: 'round' as const,
-  strokeLinejoin: 'round' as const,
-  'aria-hidden': true,
-  focusable: false,
-  ...props,
-});
+const base = (props: SVGProps<SVGSVGElement>) => iconProps(props, 20);
 
 export const ComposeIcon = (p: SVGProps<SVGSVGElement>) => (
   <svg {...base(p)} width={18} height={18}>
