@@ -295,16 +295,3 @@ export const defaultBrandId: BrandId = 'numa';
 
 /** The tabs a brand shows, in rail order. */
 export const visibleTabs = (brand: Brand): RailTab[] => railTabs.filter((t) => !brand.hiddenTabs.includes(t));
-
-/** Money in ten-thousandths of the unit (the database's integers) to the unit. */
-export const fromMinor = (minor: number | bigint): number => Number(minor) / 10000;
-/** Unit to ten-thousandths, rounded half away from zero; never a float in a sum. */
-export const toMinor = (amount: number): number => Math.sign(amount) * Math.round(Math.abs(amount) * 10000);
-
-/** "12.3456 Coins", "$12.3456", "-0.50 云币" (spec: 4 decimals, 2 for cloudnumber; minus for negatives). */
-export function formatMoney(brand: Brand, amount: number, lang: Lang, decimals: number = brand.currency.decimals): string {
-  const sign = amount < 0 ? '-' : '';
-  const abs = Math.abs(amount).toFixed(decimals);
-  const { symbol, label } = brand.currency;
-  return symbol ? `${sign}${symbol}${abs}` : `${sign}${abs} ${label[lang]}`;
-}

@@ -2,6 +2,7 @@ export * from './common';
 export * from './endpoint';
 export * from './retcodes';
 export * from './brands';
+export * from './money';
 export * from './constants';
 export * from './socket';
 export * from './api/auth';

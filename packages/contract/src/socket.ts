@@ -34,7 +34,10 @@ export type SocketQuery = z.infer<typeof SocketQuery>;
 
 /**
  * `connect_error` data when the handshake is refused (spec: "error (with code)"): a session retcode
- * (100012 invalid, 100013 expired, 100014 elsewhere, 100008 suspended, 200018 deleted) and its text.
+ * (100012 invalid or missing token, 100013 expired, 100014 elsewhere, 100008 suspended, 200018
+ * deleted) and its text. Decided (issue 9): a handshake query that is malformed otherwise (a
+ * `languagecode` other than en / zh_cn) is 100001, in the Accept-Language language; a page origin
+ * that is not one of the brand's is 100003; a token that just flooded is 100015.
  */
 export const SocketErrorData = z.object({ retcode: z.number().int(), retmsg: z.string() });
 export type SocketErrorData = z.infer<typeof SocketErrorData>;

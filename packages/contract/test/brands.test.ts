@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { brandIds, brands, defaultBrandId, formatMoney, fromMinor, toMinor, visibleTabs } from '../src/index';
+import { brandIds, brands, defaultBrandId, formatMinor, formatMoney, fromMinor, minor, mulMinor, roundMinor, toMinor, visibleTabs } from '../src/index';
 
 describe('brands', () => {
   it('has the six brands, each complete', () => {
@@ -89,7 +89,19 @@ describe('money', () => {
     expect(toMinor(0.1) + toMinor(0.2)).toBe(toMinor(0.3));
     expect(toMinor(12.3456)).toBe(123456);
     expect(toMinor(-0.00005)).toBe(-1);
-    expect(fromMinor(123456)).toBe(12.3456);
+    expect(toMinor(1.00005)).toBe(10001);
+    expect(fromMinor(minor(123456))).toBe(12.3456);
+    expect(fromMinor(minor(-80))).toBe(-0.008);
     expect(fromMinor(10n ** 6n)).toBe(100);
+    expect(() => minor(1.5)).toThrow(RangeError);
+    expect(mulMinor(minor(80), 3)).toBe(240);
+  });
+
+  it('rounds for display in integers', () => {
+    expect(roundMinor(minor(12345), 2)).toBe(12300);
+    expect(roundMinor(minor(12350), 2)).toBe(12400);
+    expect(roundMinor(minor(-12350), 2)).toBe(-12400);
+    expect(formatMinor(brands.cloudnumber, minor(-5050), 'zh')).toBe('-0.51 云币');
+    expect(formatMinor(brands.numa, minor(80), 'en')).toBe('0.0080 Coins');
   });
 });

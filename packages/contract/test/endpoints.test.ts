@@ -19,6 +19,16 @@ interface Fixture {
 }
 
 // --- sample data ---
+const captchaDrawing = {
+  captchaId: 'abcdefgh',
+  image: 'data:image/webp;base64,UklGRg==',
+  width: 150,
+  height: 50,
+  pow: {
+    parameters: { algorithm: 'SHA-256', nonce: 'ab', salt: 'cd', cost: 1, keyLength: 32, keyPrefix: '00', data: { cid: 'abcdefgh' } },
+    signature: 'ef',
+  },
+};
 const own = '14155550123';
 const other = '14155550199';
 const t0 = Date.UTC(2026, 0, 15, 12, 0, 0);
@@ -146,14 +156,14 @@ const fixtures: Record<EndpointName, Fixture> = {
   captcha: {
     validInput: { captchaId: 'abcdefgh' },
     invalidInput: { captchaId: 'a' },
-    validOutput: { captchaId: 'abcdefgh', svg: '<svg/>' },
-    invalidOutput: { captchaId: 'abcdefgh' },
+    validOutput: captchaDrawing,
+    invalidOutput: { captchaId: 'abcdefgh', svg: '<svg/>' },
   },
   genCaptcha: {
     validInput: { captchaId: 'abcdefgh' },
     invalidInput: {},
-    validOutput: { captchaId: 'abcdefgh', svg: '<svg/>' },
-    invalidOutput: { svg: '<svg/>' },
+    validOutput: captchaDrawing,
+    invalidOutput: { ...captchaDrawing, image: 'data:image/svg+xml;base64,PHN2Zz4=' },
   },
   confirmCaptcha: {
     validInput: {

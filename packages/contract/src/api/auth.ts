@@ -24,14 +24,63 @@ const requireOneAddress = (v: { email?: string | undefined; telCode?: string | u
 export const SignInAddress = z.strictObject(addressShape).superRefine(requireOneAddress);
 export type SignInAddress = z.infer<typeof SignInAddress>;
 
+/*
+ * Decided (issue 9, hole 2): a script read svg-captcha's SVG paths glyph by glyph, so
+ * - the captcha is a raster picture (WebP) with distortion and noise: the answer is nowhere in the
+ *   answer's text (`image`, a data: URL, replaces the former `svg` markup);
+ * - every drawing comes with an ALTCHA proof-of-work challenge (altcha-lib, SHA-256, HMAC-signed by
+ *   the server, bound to the captcha id, valid as long as the captcha). The calls that send a code
+ *   (preLogin, and confirmCaptcha with nextApi) need it solved: the client works it out in a Web
+ *   Worker while the person reads the picture and sends the solution as `pow`. A send without a
+ *   solved, fresh, unused challenge is refused with 100029 (the captcha draws again); a challenge
+ *   counts once, on every server (spent challenges are kept in the database until they expire).
+ * - Order of the checks of a code send: the input (100001, 100007), the resend wait and hourly
+ *   limits (100015 with `resendAfter`: told before any captcha, so the client shows the countdown
+ *   at once), the captcha's presence (100010), the proof of work (100029), the captcha's answer
+ *   (100020 with a fresh drawing), then the send.
+ */
+
+/** An ALTCHA challenge (altcha-lib v2 `Challenge`), as the server signed it. */
+export const PowChallenge = z.object({
+  parameters: z.object({
+    algorithm: z.string(),
+    nonce: z.string(),
+    salt: z.string(),
+    cost: z.number().int(),
+    keyLength: z.number().int(),
+    keyPrefix: z.string(),
+    keySignature: z.string().optional(),
+    expiresAt: z.number().optional(),
+    data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  }),
+  signature: z.string(),
+});
+export type PowChallenge = z.infer<typeof PowChallenge>;
+
+/**
+ * A solved challenge: base64 of the JSON `{ challenge, solution: { counter, derivedKey } }` (the
+ * payload format of ALTCHA's own widget).
+ */
+export const PowPayload = z
+  .string()
+  .max(4096)
+  .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, 'Expected a base64 proof-of-work payload');
+
 export const preLogin = defineEndpoint({
   name: 'preLogin',
   method: 'POST',
   path: '/web/preLogin',
   access: 'public',
-  summary: 'Send a sign-in code to an e-mail address (6 digits) or a phone (4 digits). Needs a solved captcha.',
+  summary:
+    'Send a sign-in code to an e-mail address (6 digits) or a phone (4 digits). Needs a solved captcha and its proof of work; without them it tells the resend wait (100015) or asks for the captcha (100010).',
   input: z
-    .strictObject({ ...addressShape, captchaId: CaptchaId.optional(), inputCaptcha: CaptchaAnswer.optional() })
+    .strictObject({
+      ...addressShape,
+      captchaId: CaptchaId.optional(),
+      inputCaptcha: CaptchaAnswer.optional(),
+      /** The solved proof of work of the captcha's drawing (see PowChallenge above). */
+      pow: PowPayload.optional(),
+    })
     .superRefine(requireOneAddress),
   output: z.object({
     /** Digits in the code sent: 4 by phone, 6 by e-mail. */
@@ -79,14 +128,22 @@ export const logout = defineEndpoint({
   output: Empty,
 });
 
-const CaptchaImage = z.object({ captchaId: CaptchaId, svg: z.string() });
+/** A captcha drawing: the picture as a data: URL (WebP), its size in CSS pixels, and its proof-of-work challenge. */
+export const CaptchaImage = z.object({
+  captchaId: CaptchaId,
+  image: z.string().regex(/^data:image\/(webp|png);base64,[A-Za-z0-9+/]+={0,2}$/),
+  width: z.number().int(),
+  height: z.number().int(),
+  pow: PowChallenge,
+});
+export type CaptchaImage = z.infer<typeof CaptchaImage>;
 
 export const captcha = defineEndpoint({
   name: 'captcha',
   method: 'GET',
   path: '/web/captcha',
   access: 'public',
-  summary: 'The captcha image (SVG markup) for an id; draws one if the id has none.',
+  summary: 'A captcha picture for an id (a new drawing: an old one is never drawn again from its answer).',
   input: z.strictObject({ captchaId: CaptchaId }),
   output: CaptchaImage,
 });
@@ -96,7 +153,7 @@ export const genCaptcha = defineEndpoint({
   method: 'GET',
   path: '/web/genCaptcha',
   access: 'public',
-  summary: 'Draw a fresh captcha for an id (SVG markup), replacing any earlier one.',
+  summary: 'Draw a fresh captcha for an id (a raster picture and its proof-of-work challenge), replacing any earlier one.',
   input: z.strictObject({ captchaId: CaptchaId }),
   output: CaptchaImage,
 });
@@ -115,6 +172,8 @@ export const confirmCaptcha = defineEndpoint({
     captchaId: CaptchaId,
     inputCaptcha: CaptchaAnswer,
     nextApi: z.enum(captchaNextApis).optional(),
+    /** The solved proof of work; needed with `nextApi` (a code send), ignored without. */
+    pow: PowPayload.optional(),
   }),
   output: z.looseObject({ verifyid: z.string().optional() }),
 });
