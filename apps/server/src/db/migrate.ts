@@ -1,39 +1,88 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database } from './types';
+import { parse } from 'csv-parse/sync';
 import { serverRoot } from '../lib/paths';
+import { raw } from './raw';
+import type { Database, Q } from './types';
 
 export const migrationsDir = path.join(serverRoot, 'migrations');
+
+/** Rows for a table, loaded right after the migration's SQL: `NNN_name.<table>.csv`, a header line of column names. */
+export interface Seed {
+  table: string;
+  file: string;
+  csv: string;
+}
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
-}
-
-/** `migrations/NNN_name.sql`, in order. The same files serve PGlite and PostgreSQL. */
-export function readMigrations(dir = migrationsDir): Migration[] {
-  return readdirSync(dir)
-    .filter((f) => /^\d{3,}_[\w-]+\.sql$/.test(f))
-    .sort()
-    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readFileSync(path.join(dir, f), 'utf8') }));
+  seeds: Seed[];
 }
 
 /**
- * Applies the migrations not yet applied, each in its own transaction, under an advisory lock so that
- * several servers starting at once on one PostgreSQL apply each file exactly once.
+ * `migrations/NNN_name.sql`, in order, each with its data files `NNN_name.<table>.csv` (generated data
+ * such as the rates and country names, never hand-typed INSERTs). The same files serve PGlite and
+ * PostgreSQL.
+ */
+export function readMigrations(dir = migrationsDir): Migration[] {
+  const files = readdirSync(dir).sort();
+  return files
+    .filter((f) => /^\d{3,}_[\w-]+\.sql$/.test(f))
+    .map((f) => {
+      const base = f.slice(0, -'.sql'.length);
+      const seeds = files
+        .map((s) => new RegExp(`^${base}\\.([a-z_]+)\\.csv$`).exec(s))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => ({ table: m[1]!, file: m[0], csv: readFileSync(path.join(dir, m[0]), 'utf8') }));
+      return {
+        version: Number(f.split('_')[0]),
+        name: f,
+        sql: readFileSync(path.join(dir, f), 'utf8'),
+        seeds,
+      };
+    });
+}
+
+/** Inserts a seed's rows (text values; the columns' types apply), 500 to a statement. */
+async function loadSeed(q: Q, seed: Seed): Promise<void> {
+  const rows = parse(seed.csv, { skip_empty_lines: true }) as string[][];
+  const [header, ...data] = rows;
+  if (!header || !header.every((c) => /^[a-z_]+$/.test(c)))
+    throw new Error(`${seed.file}: the first line must name the columns`);
+  const cols = header.map((c) => `"${c}"`).join(', ');
+  for (let i = 0; i < data.length; i += 500) {
+    const batch = data.slice(i, i + 500);
+    const params: string[] = [];
+    const values = batch.map((row) => {
+      if (row.length !== header.length)
+        throw new Error(`${seed.file}: a row has ${row.length} fields, the header ${header.length}`);
+      return `(${row.map((v) => (params.push(v), `$${params.length}`)).join(', ')})`;
+    });
+    await raw(q, `INSERT INTO "${seed.table}" (${cols}) VALUES ${values.join(', ')}`, params);
+  }
+}
+
+/**
+ * Applies the migrations not yet applied, each (with its seeds) in its own transaction, under an
+ * advisory lock so that several servers starting at once on one PostgreSQL apply each file exactly once.
  */
 export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
-  await db.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await raw(
+    db.q,
+    `CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const applied: string[] = [];
   for (const m of migrations) {
-    const done = await db.tx(async (q) => {
-      await q.query('SELECT pg_advisory_xact_lock(727274)');
-      const rows = await q.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+    const done = await db.tx(async (tx) => {
+      await raw(tx, 'SELECT pg_advisory_xact_lock(727274)');
+      const rows = await raw(tx, 'SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (rows.length) return false;
-      for (const statement of splitStatements(m.sql)) await q.query(statement);
-      await q.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      for (const statement of splitStatements(m.sql)) await raw(tx, statement);
+      for (const seed of m.seeds) await loadSeed(tx, seed);
+      await raw(tx, 'INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       return true;
     });
     if (done) applied.push(m.name);

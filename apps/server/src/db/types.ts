@@ -1,11 +1,33 @@
-/** What a repository needs from the database: parameterised SQL, nothing else. */
-export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
-}
+import type { Kysely, Transaction } from 'kysely';
+import type { DB } from './schema';
 
-export interface Database extends Queryable {
+export type { DB } from './schema';
+
+/**
+ * A handle statements run on: the database itself (each statement on its own) or an open
+ * transaction. Repository functions that only read, or write one row on their own, take a `Q`.
+ */
+export type Q = Kysely<DB>;
+
+declare const txBrand: unique symbol;
+
+/**
+ * An open transaction, as handed out by `Database.tx` only. Repository functions that must run
+ * inside the caller's transaction (the ledger, a job born claimed, anything locked FOR UPDATE) take a
+ * `Tx`; the database root (`Database.q`) is not assignable to it, so the compiler refuses a call
+ * outside a transaction.
+ */
+export type Tx = Transaction<DB> & { readonly [txBrand]: true };
+
+/**
+ * The database as services see it: `q` for statements on their own, `tx(fn)` for a transaction
+ * (committed when `fn` resolves, rolled back when it throws). PGlite has one connection: inside
+ * `fn`, every statement must use the `tx` handle (a statement on `q` would wait for the transaction
+ * forever; the PGlite driver refuses it at once instead).
+ */
+export interface Database {
   readonly kind: 'pglite' | 'postgres';
-  /** Runs `fn` in one transaction: committed if it resolves, rolled back if it throws. */
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  readonly q: Q;
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

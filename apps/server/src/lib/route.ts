@@ -18,7 +18,26 @@ export interface RouteOptions {
   /** Per-route rate limit (@fastify/rate-limit), keyed by IP. */
   rateLimit?: { max: number; timeWindow: number | string };
   bodyLimit?: number;
+  /** Overrides the call's entry in `callCosts`. */
+  accountCost?: number;
 }
+
+/**
+ * What one call costs from its account's bucket (services/limits.ts; issue 9, hole 1). Every call
+ * made with a session spends points before its handler runs: 1, or its entry here when it weighs
+ * more on the database (whole-list reads, pages of 500, uploads, transcription). Over the budget:
+ * 100015 with `retryAfter` seconds and a Retry-After header. Areas add their heavy calls here.
+ */
+export const callCosts: Partial<Record<string, number>> = {
+  getChatList: 5,
+  getChatListByDate: 5,
+  getDialogList: 3,
+  getCloudAddressBook: 2,
+  delSms: 2,
+  delCloudAddressBook: 2,
+  speechToText: 10,
+  updateKYCInfo: 20,
+};
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v) && !Buffer.isBuffer(v);
@@ -65,8 +84,9 @@ export function route<E extends EndpointDef>(
   handler: (call: Call<E>) => Promise<RawOutputOf<E>>,
   options: RouteOptions = {},
 ) {
-  const { sessions, env } = app.deps;
+  const { sessions, env, limits } = app.deps;
   const validateOutput = env.VALIDATE_RESPONSES ?? env.NODE_ENV === 'test';
+  const cost = options.accountCost ?? callCosts[ep.name] ?? 1;
   const routeOptions: RouteShorthandOptions = {
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.rateLimit
@@ -84,6 +104,14 @@ export function route<E extends EndpointDef>(
       if (ep.access === 'session') session = await sessions.authenticate(tokenStr, req.ctx.brand.id);
       else if (ep.access === 'optional' && tokenStr) {
         session = await sessions.authenticate(tokenStr, req.ctx.brand.id).catch(() => null);
+      }
+      if (session) {
+        const spent = await limits.call(session.accountId, cost);
+        if (!spent.ok) {
+          const retryAfter = Math.max(1, Math.ceil(spent.retryAfterMs / 1000));
+          reply.header('retry-after', String(retryAfter));
+          throw new ApiError(100015, { retryAfter }, 'too many calls from this account');
+        }
       }
       let input: unknown = undefined;
       if (!ep.multipart) {

@@ -5,8 +5,7 @@ import {
   type Lang,
   type ServerToClientEvents,
 } from '@numa/contract';
-import type { MessageRow } from '../repositories/messages';
-import { toReceiveMessage } from '../services/chat-views';
+import { toReceiveMessage, type MessageRow } from '../services/chats';
 
 /** Between server processes (through the Redis adapter): re-check the sockets of an account. */
 export interface InterServerEvents {
@@ -20,6 +19,10 @@ export interface SocketData {
   lang: Lang;
   /** When a send last found the session standing (0: not yet). */
   checkedAt: number;
+  /** The handshake token's hash (services/limits holdKey): a flooder's is held off the handshake for a while. */
+  holdKey: string;
+  /** Events refused by the flood limits in a row. */
+  strikes: number;
 }
 
 export type RealtimeServer = Server<

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import {
   constants,
   endpoints,
+  LanguageCode,
   langFromCode,
   retmsg,
   SendPayload,
@@ -18,10 +19,11 @@ import {
   type ServerToClientEvents,
 } from '@numa/contract';
 import { isApiError } from '../lib/errors';
-import type { SendResult } from '../services/chats';
-import { toReceiveMessage } from '../services/chat-views';
+import { originChecker } from '../lib/origins';
+import { holdKey } from '../services/limits';
+import { toReceiveMessage, type SendResult } from '../services/chats';
+import type { KickCode } from '../services/sessions';
 import { accountRoom, langRoom, type InterServerEvents, type RealtimeServer, type SocketData } from './hub';
-import { sessionKick, type KickCode } from './liveness';
 
 type ChatSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type Ack = (answer: { retcode: number; retmsg: string }) => void;
@@ -41,7 +43,7 @@ export const adapterKey = (prefix: string) => `${prefix}:socket.io`;
  */
 export default fp(
   async (app) => {
-    const { sessions, chats, realtime, env, db, brandOf } = app.deps;
+    const { sessions, chats, realtime, env, brandOf, limits } = app.deps;
     const log = app.log.child({ area: 'realtime' });
 
     const io: RealtimeServer = new Server(app.server, {
@@ -65,39 +67,68 @@ export default fp(
       io.adapter(createAdapter(pub, sub, { key: adapterKey(env.REDIS_KEY_PREFIX), requestsTimeout: 3000 }));
     }
     realtime.bind(io);
+    const originAllowed = originChecker({
+      brandHosts: env.BRAND_HOSTS,
+      allowedOrigins: env.ALLOWED_ORIGINS,
+      trustProxy: env.TRUST_PROXY,
+      brandOf,
+    });
 
     io.use((socket, next) => {
       const query = SocketQuery.safeParse(socket.handshake.query);
       const brand = brandOf(socket.handshake.headers.host);
-      const lang: Lang =
-        query.success && query.data.languagecode
-          ? langFromCode(query.data.languagecode)
-          : /^zh\b/i.test(socket.handshake.headers['accept-language'] ?? '')
-            ? 'zh'
-            : 'en';
-      const refuse = (code: Retcode) => {
-        const err = new Error(retmsg(code, lang)) as Error & { data: { retcode: number; retmsg: string } };
-        err.data = { retcode: code, retmsg: retmsg(code, lang) };
+      const givenCode = LanguageCode.safeParse(socket.handshake.query.languagecode);
+      const lang: Lang = givenCode.success
+        ? langFromCode(givenCode.data)
+        : /^zh\b/i.test(socket.handshake.headers['accept-language'] ?? '')
+          ? 'zh'
+          : 'en';
+      const refuse = (code: Retcode, detail?: string) => {
+        const text = retmsg(code, lang) + (detail ? ` (${detail})` : '');
+        const err = new Error(text) as Error & { data: { retcode: number; retmsg: string } };
+        err.data = { retcode: code, retmsg: text };
         next(err);
       };
-      if (!query.success) return refuse(100012);
-      sessions.authenticate(query.data.token, brand.id).then(
-        (session) => {
-          socket.data = {
-            sessionId: session.id,
-            accountId: session.accountId,
-            brand: brand.id,
-            lang,
-            checkedAt: 0,
-          };
-          next();
-        },
-        (err: unknown) => {
+      const h = socket.handshake.headers;
+      if (!originAllowed({ origin: h.origin, host: h.host, forwardedHost: h['x-forwarded-host'], brand: brand.id })) {
+        log.info({ origin: h.origin, host: h.host }, 'socket refused: page origin is not one of the brand');
+        return refuse(100003, 'origin');
+      }
+      if (!query.success) {
+        // a missing or malformed token is a session matter (100012); anything else is bad input
+        const fields = [...new Set(query.error.issues.map((i) => String(i.path[0] ?? 'query')))];
+        if (fields.includes('token')) return refuse(100012);
+        return refuse(100001, fields.join(', '));
+      }
+      const token = query.data.token;
+      // flood limits before the token is looked up: a flooder's hold, then handshakes per address
+      const xff = env.TRUST_PROXY ? String(h['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+      const ip = xff || socket.handshake.address;
+      const admit = async () => {
+        if (await limits.isHeld(token)) return refuse(100015, 'flooding');
+        if (!(await limits.connect(ip)).ok) return refuse(100015);
+        let session;
+        try {
+          session = await sessions.authenticate(token, brand.id);
+        } catch (err) {
           if (isApiError(err)) return refuse(err.retcode);
-          log.error({ err }, 'socket authentication failed');
-          refuse(100000);
-        },
-      );
+          throw err;
+        }
+        socket.data = {
+          sessionId: session.id,
+          accountId: session.accountId,
+          brand: brand.id,
+          lang,
+          checkedAt: 0,
+          holdKey: holdKey(token),
+          strikes: 0,
+        };
+        next();
+      };
+      admit().catch((err: unknown) => {
+        log.error({ err }, 'socket authentication failed');
+        refuse(100000);
+      });
     });
 
     const kick = (
@@ -114,7 +145,7 @@ export default fp(
       const verdicts = new Map<number, Promise<KickCode | null>>();
       for (const s of sockets) {
         if (!verdicts.has(s.data.sessionId))
-          verdicts.set(s.data.sessionId, sessionKick(db, s.data.sessionId));
+          verdicts.set(s.data.sessionId, sessions.kickCode(s.data.sessionId));
         const code = await verdicts.get(s.data.sessionId)!;
         if (code) kick(s, code);
       }
@@ -199,7 +230,7 @@ export default fp(
       // happens without an event (an operator suspending the account from another process) within
       // recheckSendsMs.
       if (Date.now() - socket.data.checkedAt > recheckSendsMs) {
-        const ended = await sessionKick(db, socket.data.sessionId);
+        const ended = await sessions.kickCode(socket.data.sessionId);
         if (ended) return kick(socket, ended);
         socket.data.checkedAt = Date.now();
       }
@@ -209,13 +240,44 @@ export default fp(
       ack?.({ retcode: 0, retmsg: '' });
       if (result.kind === 'repeat') {
         // a resend after a reconnect: the confirmation may have gone to the old connection
-        if (result.row.status === constants.messageStatus.pending) chats.resume(result.row);
+        if (result.row.status === constants.messageStatus.pending) await chats.resume(result.row);
         else socket.emit(socketEvents.receiveMessage, toReceiveMessage(result.row, lang));
       }
     }
 
+    /**
+     * Every event a socket sends passes its own bucket and its account's (services/limits.ts) before
+     * anything else, database work included. Over the limit a send fails with 100015 (to this socket
+     * only); after SOCKET_FLOOD_STRIKES refusals in a row the socket is disconnected and its token is
+     * held off the handshake for SOCKET_FLOOD_HOLD_SECONDS.
+     */
+    function limitEvents(socket: ChatSocket) {
+      socket.use(([event, payload, ack], next) => {
+        limits.event(socket.id, socket.data.accountId).then(
+          (verdict) => {
+            if (verdict.ok) {
+              socket.data.strikes = 0;
+              return next();
+            }
+            socket.data.strikes += 1;
+            if (event === socketEvents.sendMessage) {
+              const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
+              refuseSend(socket, raw, 100015, socket.data.lang, typeof ack === 'function' ? (ack as Ack) : undefined);
+            }
+            if (socket.data.strikes >= limits.settings.floodStrikes && socket.connected) {
+              log.warn({ accountId: socket.data.accountId, strikes: socket.data.strikes }, 'socket disconnected for flooding');
+              void limits.hold(socket.data.holdKey);
+              socket.disconnect(true);
+            }
+          },
+          (err: unknown) => next(err as Error),
+        );
+      });
+    }
+
     io.on('connection', (socket) => {
       const { accountId, lang } = socket.data;
+      limitEvents(socket);
       void socket.join([accountRoom(accountId), langRoom(accountId, lang)]);
       socket.on(socketEvents.sendMessage, (payload: unknown, ack?: unknown) => {
         const callback = typeof ack === 'function' ? (ack as Ack) : undefined;
@@ -245,13 +307,8 @@ export default fp(
       return payload;
     });
 
-    app.addHook('onReady', async () => {
-      chats.start();
-    });
-
     app.addHook('preClose', async () => {
       sessions.events.off('revoked', onRevoked);
-      await chats.stop();
       realtime.bind(null);
       // only this process's sockets (with the Redis adapter, io.disconnectSockets would end all servers')
       io.local.disconnectSockets(true);

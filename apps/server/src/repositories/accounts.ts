@@ -1,5 +1,6 @@
-import type { BrandId } from '@numa/contract';
-import type { Queryable } from '../db';
+import type { BrandId, Minor } from '@numa/contract';
+import { sql } from 'kysely';
+import type { Q } from '../db';
 
 export const AccountStatus = { active: 1, suspended: 2, deleted: 3 } as const;
 
@@ -10,64 +11,95 @@ export interface Account {
   telCode: string | null;
   phone: string | null;
   status: number;
-  /** Ten-thousandths of the brand's unit. */
-  balance: number;
+  /** Ten-thousandths of the brand's unit (moved only by ledger rows). */
+  balance: Minor;
   canInvite: boolean;
   canSetInviter: boolean;
   createdAt: Date;
 }
 
-const columns = `id, brand, email, tel_code AS "telCode", phone, status, balance,
-  can_invite AS "canInvite", can_set_inviter AS "canSetInviter", created_at AS "createdAt"`;
+const columns = [
+  'id',
+  'brand',
+  'email',
+  'tel_code as telCode',
+  'phone',
+  'status',
+  'balance',
+  'can_invite as canInvite',
+  'can_set_inviter as canSetInviter',
+  'created_at as createdAt',
+] as const;
 
 export type SignInAddress = { email: string } | { telCode: string; phone: string };
 
 export const accountsRepo = {
-  async byId(q: Queryable, id: number): Promise<Account | null> {
-    const [row] = await q.query<Account>(`SELECT ${columns} FROM accounts WHERE id = $1`, [id]);
-    return row ?? null;
+  async byId(q: Q, id: number): Promise<Account | null> {
+    return (await q.selectFrom('accounts').select(columns).where('id', '=', id).executeTakeFirst()) ?? null;
   },
 
-  async byAddress(q: Queryable, brand: BrandId, address: SignInAddress): Promise<Account | null> {
-    const [row] =
+  async byAddress(q: Q, brand: BrandId, address: SignInAddress): Promise<Account | null> {
+    let query = q.selectFrom('accounts').select(columns).where('brand', '=', brand);
+    query =
       'email' in address
-        ? await q.query<Account>(`SELECT ${columns} FROM accounts WHERE brand = $1 AND email = $2`, [brand, address.email])
-        : await q.query<Account>(`SELECT ${columns} FROM accounts WHERE brand = $1 AND tel_code = $2 AND phone = $3`, [
-            brand,
-            address.telCode,
-            address.phone,
-          ]);
-    return row ?? null;
+        ? query.where('email', '=', address.email)
+        : query.where('tel_code', '=', address.telCode).where('phone', '=', address.phone);
+    return (await query.executeTakeFirst()) ?? null;
+  },
+
+  /** An account of the brand by its full phone number's digits (the operator's lookup). */
+  async idByFullPhone(q: Q, brand: BrandId, digits: string): Promise<number | null> {
+    const row = await q
+      .selectFrom('accounts')
+      .select('id')
+      .where('brand', '=', brand)
+      .where(sql<string>`tel_code || phone`, '=', digits)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.id ?? null;
   },
 
   /** Creates the account of an address, or returns the one a concurrent sign-in just created. */
-  async findOrCreate(q: Queryable, brand: BrandId, address: SignInAddress): Promise<Account> {
-    const inserted =
-      'email' in address
-        ? await q.query<Account>(
-            `INSERT INTO accounts (brand, email) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING ${columns}`,
-            [brand, address.email],
-          )
-        : await q.query<Account>(
-            `INSERT INTO accounts (brand, tel_code, phone) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING ${columns}`,
-            [brand, address.telCode, address.phone],
-          );
-    const row = inserted[0] ?? (await accountsRepo.byAddress(q, brand, address));
+  async findOrCreate(q: Q, brand: BrandId, address: SignInAddress): Promise<Account> {
+    const inserted = await q
+      .insertInto('accounts')
+      .values(
+        'email' in address
+          ? { brand, email: address.email }
+          : { brand, tel_code: address.telCode, phone: address.phone },
+      )
+      .onConflict((oc) => oc.doNothing())
+      .returning(columns)
+      .executeTakeFirst();
+    const row = inserted ?? (await accountsRepo.byAddress(q, brand, address));
     if (!row) throw new Error('account neither inserted nor found');
     return row;
   },
 
-  async setStatus(q: Queryable, id: number, status: number): Promise<void> {
-    await q.query('UPDATE accounts SET status = $2, updated_at = now() WHERE id = $1', [id, status]);
+  async setStatus(q: Q, id: number, status: number): Promise<void> {
+    await q
+      .updateTable('accounts')
+      .set({ status, updated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   },
 
-  /** Locks the row for a balance change in the caller's transaction. */
-  async lockBalance(q: Queryable, id: number): Promise<number | null> {
-    const [row] = await q.query<{ balance: number }>('SELECT balance FROM accounts WHERE id = $1 FOR UPDATE', [id]);
-    return row ? row.balance : null;
+  /** Whether the database holds any account (a new database gets the demo accounts in dev). */
+  async any(q: Q): Promise<boolean> {
+    return (await q.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
   },
 
-  async setBalance(q: Queryable, id: number, balance: number): Promise<void> {
-    await q.query('UPDATE accounts SET balance = $2, updated_at = now() WHERE id = $1', [id, balance]);
+  /** The brands that have accounts. */
+  async brands(q: Q): Promise<BrandId[]> {
+    const rows = await q.selectFrom('accounts').select('brand').distinct().orderBy('brand').execute();
+    return rows.map((r) => r.brand);
+  },
+
+  async vipUntil(q: Q, id: number): Promise<Date | null> {
+    return (
+      (await q.selectFrom('accounts').select('vip_until').where('id', '=', id).executeTakeFirst())
+        ?.vip_until ?? null
+    );
   },
 };

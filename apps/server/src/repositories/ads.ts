@@ -1,15 +1,19 @@
-import type { BannerAds } from '@numa/contract';
-import type { Queryable } from '../db';
+import type { BannerAds, BrandId } from '@numa/contract';
+import type { Q } from '../db';
 
 export const adsRepo = {
   /** The brand's banner ad, or null when the brand shows none. */
-  async ofBrand(q: Queryable, brand: string): Promise<BannerAds | null> {
-    const [row] = await q.query<BannerAds>(
-      `SELECT redirect_url AS "bannerAdsRedirectUrl", picture_url AS "bannerAdsPictureUrl",
-              redirect_url_cn AS "bannerAdsRedirectUrlCn", picture_url_cn AS "bannerAdsPictureUrlCn"
-         FROM banner_ads WHERE brand = $1`,
-      [brand],
-    );
+  async ofBrand(q: Q, brand: BrandId): Promise<BannerAds | null> {
+    const row = await q
+      .selectFrom('banner_ads')
+      .select([
+        'redirect_url as bannerAdsRedirectUrl',
+        'picture_url as bannerAdsPictureUrl',
+        'redirect_url_cn as bannerAdsRedirectUrlCn',
+        'picture_url_cn as bannerAdsPictureUrlCn',
+      ])
+      .where('brand', '=', brand)
+      .executeTakeFirst();
     return row ?? null;
   },
 };

@@ -1,15 +1,22 @@
 import type { Lang } from '@numa/contract';
-import type { Queryable } from '../db';
+import type { Q } from '../db';
 
 export const catalogueRepo = {
-  async apps(q: Queryable, lang: Lang) {
-    return q.query<{ app: string; name: string; sort: number }>(
-      `SELECT app, ${lang === 'zh' ? 'name_zh' : 'name_en'} AS name, sort FROM code_apps WHERE enabled ORDER BY sort, app`,
-    );
+  async apps(q: Q, lang: Lang): Promise<{ app: string; name: string; sort: number }[]> {
+    return q
+      .selectFrom('code_apps')
+      .select(['app', lang === 'zh' ? 'name_zh as name' : 'name_en as name', 'sort'])
+      .where('enabled', '=', true)
+      .orderBy('sort')
+      .orderBy('app')
+      .execute();
   },
-  async countries(q: Queryable) {
-    return q.query<{ code: string; telCode: string; show: boolean }>(
-      `SELECT code, tel_code AS "telCode", show FROM code_countries ORDER BY sort, code`,
-    );
+  async countries(q: Q): Promise<{ code: string; telCode: string; show: boolean }[]> {
+    return q
+      .selectFrom('code_countries')
+      .select(['code', 'tel_code as telCode', 'show'])
+      .orderBy('sort')
+      .orderBy('code')
+      .execute();
   },
 };

@@ -1,60 +1,148 @@
-import type { Queryable } from '../db';
+import type { Minor } from '@numa/contract';
+import type { Q, Tx } from '../db';
 import { ApiError } from '../lib/errors';
-import { accountsRepo } from './accounts';
+import type { IdemKey } from '../lib/idem';
 
 export interface BalanceChange {
   accountId: number;
-  /** Bill type (contract `billTypes`). */
+  /** Bill type (contract `constants.billTypes`; table bill_types). */
   type: number;
-  /** Signed, ten-thousandths: positive credits, negative charges. */
-  charge: number;
+  /** Signed ten-thousandths: positive credits, negative charges. */
+  charge: Minor;
   options?: Record<string, unknown>;
-  /** The same key applied twice changes the balance once. */
-  idempotencyKey?: string;
-  /** A charge may take the balance below zero (operator debits); otherwise 400001. */
-  allowNegative?: boolean;
+  /** The same key applied twice changes the balance once (build it with `idemKey`). */
+  idempotencyKey?: IdemKey;
 }
 
 export interface LedgerRow {
   id: number;
   accountId: number;
   type: number;
-  charge: number;
-  beforeBalance: number;
-  afterBalance: number;
+  charge: Minor;
+  beforeBalance: Minor;
+  afterBalance: Minor;
   options: Record<string, unknown>;
+  idempotencyKey: string | null;
   createdAt: Date;
 }
 
-const cols = `id, account_id AS "accountId", type, charge, before_balance AS "beforeBalance",
-  after_balance AS "afterBalance", options, created_at AS "createdAt"`;
+const cols = [
+  'id',
+  'account_id as accountId',
+  'type',
+  'charge',
+  'before_balance as beforeBalance',
+  'after_balance as afterBalance',
+  'options',
+  'idempotency_key as idempotencyKey',
+  'created_at as createdAt',
+] as const;
 
-export const ledgerRepo = {
+/** SQLSTATEs raised by the ledger's triggers (migration 006). */
+const belowZero = 'NM001';
+const staleBalance = 'NM002';
+const codeOf = (err: unknown) => (err as { code?: string } | null)?.code;
+
+/**
+ * The ledger: the only code that changes a balance. `apply` takes a transaction handle (a `Tx`, which
+ * only `Database.tx` makes), so the bill and whatever it pays for commit together; the database
+ * refuses any other write to a balance (migration 006).
+ */
+export const ledger = {
   /**
-   * Changes a balance and writes its bill row. Must run inside the caller's transaction (`q` from
-   * `db.tx`): the account row is locked, so concurrent changes serialise. Returns the row, and whether
-   * it was applied now (false when the idempotency key had been applied before).
+   * Writes a bill row and moves the balance by its charge, in one statement: the account row is read
+   * and locked (FOR UPDATE, so concurrent changes of one account queue up), the row inserted with
+   * before/after balances, and the trigger moves the balance from exactly `before`. A charge that
+   * would end below zero is refused with 400001 unless its bill type allows it. With an idempotency
+   * key seen before, nothing changes: `applied` is false and `row` is the first bill.
    */
-  async apply(q: Queryable, c: BalanceChange): Promise<{ row: LedgerRow; applied: boolean }> {
-    if (c.idempotencyKey) {
-      const [existing] = await q.query<LedgerRow>(`SELECT ${cols} FROM ledger WHERE idempotency_key = $1`, [c.idempotencyKey]);
-      if (existing) return { row: existing, applied: false };
+  async apply(tx: Tx, c: BalanceChange): Promise<{ row: LedgerRow; applied: boolean }> {
+    const key = c.idempotencyKey ?? null;
+    let inserted: LedgerRow | undefined;
+    try {
+      inserted = await tx
+        .insertInto('ledger')
+        .columns([
+          'account_id',
+          'type',
+          'charge',
+          'before_balance',
+          'after_balance',
+          'options',
+          'idempotency_key',
+        ])
+        .expression((eb) => {
+          let pick = eb
+            .selectFrom('accounts as a')
+            .select((s) => [
+              'a.id',
+              s.cast<number>(s.val(c.type), 'smallint').as('type'),
+              s.cast<Minor>(s.val(c.charge), 'bigint').as('charge'),
+              'a.balance',
+              s('a.balance', '+', c.charge).as('after'),
+              s.cast<string>(s.val(JSON.stringify(c.options ?? {})), 'jsonb').as('options'),
+              s.cast<string | null>(s.val(key), 'text').as('key'),
+            ])
+            .where('a.id', '=', c.accountId);
+          if (c.charge < 0) {
+            pick = pick.where((w) =>
+              w.or([
+                w('a.balance', '>=', -c.charge as Minor),
+                w.exists(
+                  w
+                    .selectFrom('bill_types as b')
+                    .select('b.type')
+                    .where('b.type', '=', c.type)
+                    .where('b.allow_negative', '=', true),
+                ),
+              ]),
+            );
+          }
+          return pick.forUpdate();
+        })
+        .onConflict((oc) => oc.column('idempotency_key').doNothing())
+        .returning(cols)
+        .executeTakeFirst();
+    } catch (err) {
+      if (codeOf(err) === belowZero) throw new ApiError(400001);
+      if (codeOf(err) === staleBalance)
+        throw new Error(`ledger: account ${c.accountId} moved under the row`, { cause: err });
+      throw err;
     }
-    const before = await accountsRepo.lockBalance(q, c.accountId);
-    if (before === null) throw new Error(`account ${c.accountId} not found`);
-    if (c.idempotencyKey) {
-      // re-check under the lock: a concurrent twin may have committed meanwhile
-      const [existing] = await q.query<LedgerRow>(`SELECT ${cols} FROM ledger WHERE idempotency_key = $1`, [c.idempotencyKey]);
-      if (existing) return { row: existing, applied: false };
+    if (inserted) return { row: inserted, applied: true };
+    if (key) {
+      const first = await ledger.byKey(tx, key);
+      if (first) {
+        if (first.accountId !== c.accountId || first.type !== c.type) {
+          throw new Error(`idempotency key ${key} was used for another change`);
+        }
+        return { row: first, applied: false };
+      }
     }
-    const after = before + c.charge;
-    if (c.charge < 0 && after < 0 && !c.allowNegative) throw new ApiError(400001);
-    await accountsRepo.setBalance(q, c.accountId, after);
-    const [row] = await q.query<LedgerRow>(
-      `INSERT INTO ledger (account_id, type, charge, before_balance, after_balance, options, idempotency_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${cols}`,
-      [c.accountId, c.type, c.charge, before, after, JSON.stringify(c.options ?? {}), c.idempotencyKey ?? null],
+    const exists = await tx
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', c.accountId)
+      .executeTakeFirst();
+    if (!exists) throw new Error(`account ${c.accountId} not found`);
+    throw new ApiError(400001);
+  },
+
+  async byKey(q: Q, key: IdemKey | string): Promise<LedgerRow | null> {
+    return (
+      (await q.selectFrom('ledger').select(cols).where('idempotency_key', '=', key).executeTakeFirst()) ??
+      null
     );
-    return { row: row!, applied: true };
+  },
+
+  /** An account's newest bills. */
+  async recent(q: Q, accountId: number, limit = 10): Promise<LedgerRow[]> {
+    return q
+      .selectFrom('ledger')
+      .select(cols)
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   },
 };

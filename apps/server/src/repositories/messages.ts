@@ -1,5 +1,7 @@
-import type { Direction, MessageType, SmsRef } from '@numa/contract';
-import type { Queryable } from '../db';
+import type { Direction, MessageType, Minor, SmsRef } from '@numa/contract';
+import { sql } from 'kysely';
+import type { Q, Tx } from '../db';
+import { rateSubquery } from './rates';
 
 export interface MessageRow {
   id: number;
@@ -19,7 +21,7 @@ export interface MessageRow {
   highlightText: string;
   smsId: string;
   date: number;
-  charge: number;
+  charge: Minor;
   segments: number;
   carrier: string | null;
   carrierId: string | null;
@@ -28,13 +30,33 @@ export interface MessageRow {
   deleted: boolean;
 }
 
-const cols = (
-  m = '',
-) => `${m}id, ${m}account_id AS "accountId", ${m}own_full_number AS "ownFullNumber", ${m}own_tel_code AS "ownTelCode",
-  ${m}other_full_number AS "otherFullNumber", ${m}other_tel_code AS "otherTelCode", ${m}direction, ${m}type, ${m}text, ${m}media,
-  ${m}status, ${m}retcode, ${m}retmsg, ${m}highlight_target AS "highlightTarget", ${m}highlight_text AS "highlightText",
-  ${m}sms_id AS "smsId", ${m}date, ${m}charge, ${m}segments, ${m}carrier, ${m}carrier_id AS "carrierId", ${m}stt,
-  ${m}stt_status AS "sttStatus", ${m}deleted`;
+const cols = [
+  'id',
+  'account_id as accountId',
+  'own_full_number as ownFullNumber',
+  'own_tel_code as ownTelCode',
+  'other_full_number as otherFullNumber',
+  'other_tel_code as otherTelCode',
+  'direction',
+  'type',
+  'text',
+  'media',
+  'status',
+  'retcode',
+  'retmsg',
+  'highlight_target as highlightTarget',
+  'highlight_text as highlightText',
+  'sms_id as smsId',
+  'date',
+  'charge',
+  'segments',
+  'carrier',
+  'carrier_id as carrierId',
+  'stt',
+  'stt_status as sttStatus',
+  'deleted',
+] as const;
+const mCols = cols.map((c) => `m.${c}` as `m.${typeof c}`);
 
 export interface NewMessage {
   accountId: number;
@@ -48,7 +70,7 @@ export interface NewMessage {
   media: string;
   status: 0 | 1 | 2;
   smsId: string;
-  charge: number;
+  charge: Minor;
   segments: number;
   carrier?: string | null;
   carrierId?: string | null;
@@ -59,24 +81,39 @@ export interface NewMessage {
 }
 
 export const messagesRepo = {
-  async bySmsId(q: Queryable, accountId: number, smsId: string): Promise<MessageRow | null> {
-    const [row] = await q.query<MessageRow>(
-      `SELECT ${cols()} FROM messages WHERE account_id = $1 AND sms_id = $2`,
-      [accountId, smsId],
+  async bySmsId(q: Q, accountId: number, smsId: string): Promise<MessageRow | null> {
+    return (
+      (await q
+        .selectFrom('messages')
+        .select(cols)
+        .where('account_id', '=', accountId)
+        .where('sms_id', '=', smsId)
+        .executeTakeFirst()) ?? null
     );
-    return row ?? null;
   },
 
-  async byId(q: Queryable, id: number): Promise<MessageRow | null> {
-    const [row] = await q.query<MessageRow>(`SELECT ${cols()} FROM messages WHERE id = $1`, [id]);
-    return row ?? null;
+  async byId(q: Q, id: number): Promise<MessageRow | null> {
+    return (await q.selectFrom('messages').select(cols).where('id', '=', id).executeTakeFirst()) ?? null;
   },
 
-  async byCarrierId(q: Queryable, carrierId: string): Promise<MessageRow | null> {
-    const [row] = await q.query<MessageRow>(
-      `SELECT ${cols()} FROM messages WHERE carrier_id = $1 AND direction = 'out' ORDER BY id LIMIT 1`,
-      [carrierId],
-    );
+  async byIds(q: Q, ids: readonly number[]): Promise<MessageRow[]> {
+    if (!ids.length) return [];
+    return q
+      .selectFrom('messages')
+      .select(cols)
+      .where('id', 'in', [...ids])
+      .execute();
+  },
+
+  async byCarrierId(q: Q, carrierId: string): Promise<MessageRow | null> {
+    const row = await q
+      .selectFrom('messages')
+      .select(cols)
+      .where('carrier_id', '=', carrierId)
+      .where('direction', '=', 'out')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
     return row ?? null;
   },
 
@@ -85,49 +122,55 @@ export const messagesRepo = {
    * conversation: the conversation row hands it out under a row lock (now, or one past the newest).
    * The caller makes sure the smsId is new for the account (the unique index refuses a twin).
    */
-  async insert(q: Queryable, m: NewMessage): Promise<MessageRow> {
-    const [{ id }] = (await q.query<{ id: number }>(`SELECT nextval('messages_id_seq')::bigint AS id`)) as [
-      { id: number },
-    ];
+  async insert(tx: Tx, m: NewMessage): Promise<MessageRow> {
+    const { id } = await tx
+      .selectNoFrom(sql<number>`nextval('messages_id_seq')::bigint`.as('id'))
+      .executeTakeFirstOrThrow();
     const wanted = m.date ?? Date.now();
-    const [chat] = await q.query<{ date: number }>(
-      `INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
-       VALUES ($1, $2, $3, $4, $4, $5)
-       ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE
-         SET max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
-             last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
-             last_message_id = EXCLUDED.last_message_id
-       RETURNING max_date AS date`,
-      [m.accountId, m.ownFullNumber, m.otherFullNumber, wanted, id],
-    );
-    const [row] = await q.query<MessageRow>(
-      `INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction, type,
-                             text, media, status, sms_id, date, charge, segments, carrier, carrier_id, highlight_target, highlight_text)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-       RETURNING ${cols()}`,
-      [
+    const chat = await tx
+      .insertInto('chats')
+      .values({
+        account_id: m.accountId,
+        own_full_number: m.ownFullNumber,
+        other_full_number: m.otherFullNumber,
+        max_date: wanted,
+        last_date: wanted,
+        last_message_id: id,
+      })
+      .onConflict((oc) =>
+        oc.columns(['account_id', 'own_full_number', 'other_full_number']).doUpdateSet({
+          max_date: sql`GREATEST(chats.max_date + 1, EXCLUDED.max_date)`,
+          last_date: sql`GREATEST(chats.max_date + 1, EXCLUDED.max_date)`,
+          last_message_id: (eb) => eb.ref('excluded.last_message_id'),
+        }),
+      )
+      .returning('max_date as date')
+      .executeTakeFirstOrThrow();
+    return tx
+      .insertInto('messages')
+      .values({
         id,
-        m.accountId,
-        m.ownFullNumber,
-        m.ownTelCode,
-        m.otherFullNumber,
-        m.otherTelCode,
-        m.direction,
-        m.type,
-        m.text,
-        m.media,
-        m.status,
-        m.smsId,
-        chat!.date,
-        m.charge,
-        m.segments,
-        m.carrier ?? null,
-        m.carrierId ?? null,
-        m.highlightTarget ?? '',
-        m.highlightText ?? '',
-      ],
-    );
-    return row!;
+        account_id: m.accountId,
+        own_full_number: m.ownFullNumber,
+        own_tel_code: m.ownTelCode,
+        other_full_number: m.otherFullNumber,
+        other_tel_code: m.otherTelCode,
+        direction: m.direction,
+        type: m.type,
+        text: m.text,
+        media: m.media,
+        status: m.status,
+        sms_id: m.smsId,
+        date: chat.date,
+        charge: m.charge,
+        segments: m.segments,
+        carrier: m.carrier ?? null,
+        carrier_id: m.carrierId ?? null,
+        highlight_target: m.highlightTarget ?? '',
+        highlight_text: m.highlightText ?? '',
+      })
+      .returning(cols)
+      .executeTakeFirstOrThrow();
   },
 
   /**
@@ -135,7 +178,7 @@ export const messagesRepo = {
    * message, 'failed' to one not failed yet (a late failure report overrides 'sent').
    */
   async setOutcome(
-    q: Queryable,
+    q: Q,
     id: number,
     o: {
       status: 0 | 2;
@@ -145,27 +188,36 @@ export const messagesRepo = {
       carrierId?: string | null;
     },
   ): Promise<MessageRow | null> {
-    const [row] = await q.query<MessageRow>(
-      `UPDATE messages SET status = $2, retcode = $3, retmsg = $4, carrier = COALESCE($5, carrier), carrier_id = COALESCE($6, carrier_id)
-        WHERE id = $1 AND (CASE WHEN $2::smallint = 0 THEN status = 1 ELSE status <> 2 END) RETURNING ${cols()}`,
-      [id, o.status, o.retcode ?? null, o.retmsg ?? null, o.carrier ?? null, o.carrierId ?? null],
-    );
-    return row ?? null;
+    let query = q
+      .updateTable('messages')
+      .set((eb) => ({
+        status: o.status,
+        retcode: o.retcode ?? null,
+        retmsg: o.retmsg ?? null,
+        carrier: o.carrier != null ? eb.val(o.carrier) : eb.ref('carrier'),
+        carrier_id: o.carrierId != null ? eb.val(o.carrierId) : eb.ref('carrier_id'),
+      }))
+      .where('id', '=', id);
+    query = o.status === 0 ? query.where('status', '=', 1) : query.where('status', '<>', 2);
+    return (await query.returning(cols).executeTakeFirst()) ?? null;
   },
 
   /** The newest message of every conversation whose newest message is at or after `from` (epoch ms). */
-  async chatList(q: Queryable, accountId: number, from: number): Promise<MessageRow[]> {
-    return q.query<MessageRow>(
-      `SELECT ${cols('m.')} FROM chats c JOIN messages m ON m.id = c.last_message_id
-        WHERE c.account_id = $1 AND c.last_message_id IS NOT NULL AND c.last_date >= $2
-        ORDER BY c.last_date DESC`,
-      [accountId, from],
-    );
+  async chatList(q: Q, accountId: number, from: number): Promise<MessageRow[]> {
+    return q
+      .selectFrom('chats as c')
+      .innerJoin('messages as m', 'm.id', 'c.last_message_id')
+      .select(mCols)
+      .where('c.account_id', '=', accountId)
+      .where('c.last_message_id', 'is not', null)
+      .where('c.last_date', '>=', from)
+      .orderBy('c.last_date', 'desc')
+      .execute() as Promise<MessageRow[]>;
   },
 
   /** A page of a conversation, newest first, within [from, to) and the optional bounds. */
   async dialog(
-    q: Queryable,
+    q: Q,
     p: {
       accountId: number;
       own: string;
@@ -177,72 +229,99 @@ export const messagesRepo = {
       limit: number;
     },
   ): Promise<MessageRow[]> {
-    return q.query<MessageRow>(
-      `SELECT ${cols()} FROM messages
-        WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3 AND NOT deleted
-          AND date >= $4 AND date < $5 AND date > $6
-        ORDER BY date DESC LIMIT $7`,
-      [
-        p.accountId,
-        p.own,
-        p.other,
-        p.from,
-        Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER),
-        p.after ?? -1,
-        p.limit,
-      ],
-    );
+    return q
+      .selectFrom('messages')
+      .select(cols)
+      .where('account_id', '=', p.accountId)
+      .where('own_full_number', '=', p.own)
+      .where('other_full_number', '=', p.other)
+      .where('deleted', '=', false)
+      .where('date', '>=', p.from)
+      .where('date', '<', Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER))
+      .where('date', '>', p.after ?? -1)
+      .orderBy('date', 'desc')
+      .limit(p.limit)
+      .execute();
   },
 
-  /** Marks messages deleted; returns how many were (still) there, and the conversations touched. */
-  async deleteRefs(q: Queryable, accountId: number, refs: SmsRef[]): Promise<number> {
+  /** Marks messages deleted; returns how many were (still) there; the conversations touched are refreshed. */
+  async deleteRefs(tx: Tx, accountId: number, refs: SmsRef[]): Promise<number> {
     if (!refs.length) return 0;
-    const rows = await q.query<{ own: string; other: string }>(
-      `UPDATE messages SET deleted = true
-        WHERE account_id = $1 AND NOT deleted
-          AND (sms_id, date) IN (SELECT * FROM unnest($2::text[], $3::bigint[]))
-        RETURNING own_full_number AS own, other_full_number AS other`,
-      [accountId, refs.map((r) => r.smsId), refs.map((r) => r.date)],
-    );
+    const rows = await tx
+      .updateTable('messages')
+      .set({ deleted: true })
+      .where('account_id', '=', accountId)
+      .where('deleted', '=', false)
+      .where(
+        sql`(sms_id, date)`,
+        'in',
+        sql`(SELECT * FROM unnest(${sql.val(refs.map((r) => r.smsId))}::text[], ${sql.val(refs.map((r) => r.date))}::bigint[]))`,
+      )
+      .returning(['own_full_number as own', 'other_full_number as other'])
+      .execute();
     const chats = new Map(rows.map((r) => [`${r.own}-${r.other}`, r]));
-    for (const c of chats.values()) await messagesRepo.refreshChat(q, accountId, c.own, c.other);
+    for (const c of chats.values()) await messagesRepo.refreshChat(tx, accountId, c.own, c.other);
     return rows.length;
   },
 
-  async deleteChat(q: Queryable, accountId: number, own: string, other: string): Promise<number> {
-    const rows = await q.query(
-      `UPDATE messages SET deleted = true
-        WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3 AND NOT deleted RETURNING id`,
-      [accountId, own, other],
-    );
-    if (rows.length) await messagesRepo.refreshChat(q, accountId, own, other);
+  async deleteChat(tx: Tx, accountId: number, own: string, other: string): Promise<number> {
+    const rows = await tx
+      .updateTable('messages')
+      .set({ deleted: true })
+      .where('account_id', '=', accountId)
+      .where('own_full_number', '=', own)
+      .where('other_full_number', '=', other)
+      .where('deleted', '=', false)
+      .returning('id')
+      .execute();
+    if (rows.length) await messagesRepo.refreshChat(tx, accountId, own, other);
     return rows.length;
   },
 
   /** Points a conversation at its newest message not deleted (none: it leaves the chat list). */
-  async refreshChat(q: Queryable, accountId: number, own: string, other: string): Promise<void> {
-    await q.query(
-      `UPDATE chats SET (last_message_id, last_date) = (
-          SELECT id, date FROM messages
-           WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3 AND NOT deleted
-           ORDER BY date DESC LIMIT 1)
-        WHERE account_id = $1 AND own_full_number = $2 AND other_full_number = $3`,
-      [accountId, own, other],
-    );
+  async refreshChat(q: Q, accountId: number, own: string, other: string): Promise<void> {
+    await q
+      .updateTable('chats')
+      .set({
+        last_message_id: (eb) =>
+          eb
+            .selectFrom('messages')
+            .select('id')
+            .where('account_id', '=', accountId)
+            .where('own_full_number', '=', own)
+            .where('other_full_number', '=', other)
+            .where('deleted', '=', false)
+            .orderBy('date', 'desc')
+            .limit(1),
+        last_date: (eb) =>
+          eb
+            .selectFrom('messages')
+            .select('date')
+            .where('account_id', '=', accountId)
+            .where('own_full_number', '=', own)
+            .where('other_full_number', '=', other)
+            .where('deleted', '=', false)
+            .orderBy('date', 'desc')
+            .limit(1),
+      })
+      .where('account_id', '=', accountId)
+      .where('own_full_number', '=', own)
+      .where('other_full_number', '=', other)
+      .execute();
   },
 
   async setStt(
-    q: Queryable,
+    q: Q,
     accountId: number,
     smsId: string,
     s: { stt: string | null; sttStatus: number },
   ): Promise<void> {
-    await q.query(`UPDATE messages SET stt = $3, stt_status = $4 WHERE account_id = $1 AND sms_id = $2`, [
-      accountId,
-      smsId,
-      s.stt,
-      s.sttStatus,
-    ]);
+    await q
+      .updateTable('messages')
+      .set({ stt: s.stt, stt_status: s.sttStatus })
+      .where('account_id', '=', accountId)
+      .where('sms_id', '=', smsId)
+      .execute();
   },
 };
 
@@ -255,32 +334,45 @@ export interface SendFacts {
   tollFree: boolean | null;
   tollFreeVerified: boolean | null;
   /** The sender's balance (ten-thousandths). */
-  balance: number;
+  balance: Minor;
   /** Whether this own number already has a conversation with the destination. */
   known: boolean;
-  /** The destination's rate (null when no row, not even '*', exists for the currency). */
-  sms: number | null;
-  mms: number | null;
+  /** The destination's rates (rates table, kinds sms and mms; null when no row, not even '*', exists). */
+  sms: Minor | null;
+  mms: Minor | null;
 }
 
 export const sendFactsRepo = {
   async read(
-    q: Queryable,
+    q: Q,
     p: { accountId: number; from: string; to: string; currency: string; country: string | null },
   ): Promise<SendFacts> {
-    const [row] = await q.query<SendFacts>(
-      `SELECT v.account_id AS "holderId", v.tel_code AS "telCode", v.country, v.toll_free AS "tollFree",
-              v.toll_free_verified AS "tollFreeVerified",
-              COALESCE((SELECT balance FROM accounts WHERE id = $1), 0) AS balance,
-              EXISTS (SELECT 1 FROM chats c WHERE c.account_id = $1 AND c.own_full_number = $2 AND c.other_full_number = $3) AS known,
-              r.sms, r.mms
-         FROM (SELECT 1) AS one
-         LEFT JOIN virtual_numbers v ON v.full_number = $2
-         LEFT JOIN LATERAL (
-           SELECT sms, mms FROM message_rates WHERE currency = $4 AND country IN ($5, '*') ORDER BY (country = '*') LIMIT 1
-         ) r ON true`,
-      [p.accountId, p.from, p.to, p.currency, p.country ?? '*'],
-    );
-    return row!;
+    // the sender's account always exists (the caller is signed in); the number may be anyone's or nobody's
+    const row = await q
+      .selectFrom('accounts as acc')
+      .leftJoin('virtual_numbers as v', (join) => join.on('v.full_number', '=', p.from))
+      .select((eb) => [
+        'v.account_id as holderId',
+        'v.tel_code as telCode',
+        'v.country',
+        'v.toll_free as tollFree',
+        'v.toll_free_verified as tollFreeVerified',
+        'acc.balance',
+        eb
+          .exists(
+            eb
+              .selectFrom('chats')
+              .select('chats.account_id')
+              .where('chats.account_id', '=', p.accountId)
+              .where('chats.own_full_number', '=', p.from)
+              .where('chats.other_full_number', '=', p.to),
+          )
+          .as('known'),
+        rateSubquery(q, { currency: p.currency, kind: 'sms', country: p.country }).as('sms'),
+        rateSubquery(q, { currency: p.currency, kind: 'mms', country: p.country }).as('mms'),
+      ])
+      .where('acc.id', '=', p.accountId)
+      .executeTakeFirstOrThrow();
+    return row as SendFacts;
   },
 };

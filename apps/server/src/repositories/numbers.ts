@@ -1,4 +1,6 @@
-import type { Queryable } from '../db';
+import type { Minor } from '@numa/contract';
+import { sql } from 'kysely';
+import type { Q } from '../db';
 
 /** A number held by an account (virtual_numbers). */
 export interface VirtualNumber {
@@ -14,32 +16,49 @@ export interface VirtualNumber {
   /** ISO date (YYYY-MM-DD) of the next rent. */
   paymentDate: string;
   /** Ten-thousandths of the brand's unit. */
-  monthRent: number;
+  monthRent: Minor;
   createdAt: Date;
 }
 
-const cols = `id, account_id AS "accountId", tel_code AS "telCode", number, full_number AS "fullNumber", country,
-  toll_free AS "tollFree", toll_free_verified AS "tollFreeVerified", plan_id AS "planId",
-  to_char(payment_date, 'YYYY-MM-DD') AS "paymentDate", month_rent AS "monthRent", created_at AS "createdAt"`;
+const cols = [
+  'id',
+  'account_id as accountId',
+  'tel_code as telCode',
+  'number',
+  'full_number as fullNumber',
+  'country',
+  'toll_free as tollFree',
+  'toll_free_verified as tollFreeVerified',
+  'plan_id as planId',
+  sql<string>`to_char(payment_date, 'YYYY-MM-DD')`.as('paymentDate'),
+  'month_rent as monthRent',
+  'created_at as createdAt',
+] as const;
 
 export const numbersRepo = {
   /** The account's numbers, oldest first ('me' is the first when none is chosen). */
-  async ofAccount(q: Queryable, accountId: number): Promise<VirtualNumber[]> {
-    return q.query<VirtualNumber>(`SELECT ${cols} FROM virtual_numbers WHERE account_id = $1 ORDER BY id`, [
-      accountId,
-    ]);
+  async ofAccount(q: Q, accountId: number): Promise<VirtualNumber[]> {
+    return q
+      .selectFrom('virtual_numbers')
+      .select(cols)
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
   },
 
-  async byFullNumber(q: Queryable, fullNumber: string): Promise<VirtualNumber | null> {
-    const [row] = await q.query<VirtualNumber>(`SELECT ${cols} FROM virtual_numbers WHERE full_number = $1`, [
-      fullNumber,
-    ]);
-    return row ?? null;
+  async byFullNumber(q: Q, fullNumber: string): Promise<VirtualNumber | null> {
+    return (
+      (await q
+        .selectFrom('virtual_numbers')
+        .select(cols)
+        .where('full_number', '=', fullNumber)
+        .executeTakeFirst()) ?? null
+    );
   },
 
   /** Inserts a number; null when the number is already held (by anyone). */
   async insert(
-    q: Queryable,
+    q: Q,
     n: {
       accountId: number;
       telCode: string;
@@ -49,45 +68,45 @@ export const numbersRepo = {
       tollFreeVerified: boolean;
       planId: number;
       paymentDate: string;
-      monthRent: number;
+      monthRent: Minor;
     },
   ): Promise<VirtualNumber | null> {
-    const [row] = await q.query<VirtualNumber>(
-      `INSERT INTO virtual_numbers (account_id, tel_code, number, full_number, country, toll_free, toll_free_verified,
-                                    plan_id, payment_date, month_rent)
-       VALUES ($1, $2, $3, $2 || $3, $4, $5, $6, $7, $8::date, $9)
-       ON CONFLICT (full_number) DO NOTHING RETURNING ${cols}`,
-      [
-        n.accountId,
-        n.telCode,
-        n.number,
-        n.country,
-        n.tollFree,
-        n.tollFreeVerified,
-        n.planId,
-        n.paymentDate,
-        n.monthRent,
-      ],
-    );
+    const row = await q
+      .insertInto('virtual_numbers')
+      .values({
+        account_id: n.accountId,
+        tel_code: n.telCode,
+        number: n.number,
+        full_number: n.telCode + n.number,
+        country: n.country,
+        toll_free: n.tollFree,
+        toll_free_verified: n.tollFreeVerified,
+        plan_id: n.planId,
+        payment_date: n.paymentDate,
+        month_rent: n.monthRent,
+      })
+      .onConflict((oc) => oc.column('full_number').doNothing())
+      .returning(cols)
+      .executeTakeFirst();
     return row ?? null;
   },
 
-  async remove(q: Queryable, fullNumber: string): Promise<VirtualNumber | null> {
-    const [row] = await q.query<VirtualNumber>(
-      `DELETE FROM virtual_numbers WHERE full_number = $1 RETURNING ${cols}`,
-      [fullNumber],
+  async remove(q: Q, fullNumber: string): Promise<VirtualNumber | null> {
+    return (
+      (await q
+        .deleteFrom('virtual_numbers')
+        .where('full_number', '=', fullNumber)
+        .returning(cols)
+        .executeTakeFirst()) ?? null
     );
-    return row ?? null;
   },
 
-  async callSettings(
-    q: Queryable,
-    accountId: number,
-  ): Promise<{ forwardStatus: 0 | 1; voicemailStatus: 0 | 1 }> {
-    const [row] = await q.query<{ forwardStatus: number; voicemailStatus: number }>(
-      `SELECT forward_status AS "forwardStatus", voicemail_status AS "voicemailStatus" FROM call_settings WHERE account_id = $1`,
-      [accountId],
-    );
+  async callSettings(q: Q, accountId: number): Promise<{ forwardStatus: 0 | 1; voicemailStatus: 0 | 1 }> {
+    const row = await q
+      .selectFrom('call_settings')
+      .select(['forward_status as forwardStatus', 'voicemail_status as voicemailStatus'])
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return {
       forwardStatus: row?.forwardStatus === 1 ? 1 : 0,
       voicemailStatus: row?.voicemailStatus === 1 ? 1 : 0,

@@ -1,6 +1,7 @@
 import type { BrandId } from '@numa/contract';
-import type { Queryable } from '../db';
-import type { CodeChannel } from './codes';
+import { sql } from 'kysely';
+import type { Q, Tx } from '../db';
+import type { CodeChannel } from './signin';
 
 export interface VerificationRow {
   id: string;
@@ -15,70 +16,131 @@ export interface VerificationRow {
   usedAt: Date | null;
 }
 
-const cols = `id, account_id AS "accountId", brand, channel, tel_code AS "telCode", phone, email,
-  created_at AS "createdAt", validated_at AS "validatedAt", used_at AS "usedAt"`;
+const cols = [
+  'id',
+  'account_id as accountId',
+  'brand',
+  sql<CodeChannel>`channel`.as('channel'),
+  'tel_code as telCode',
+  'phone',
+  'email',
+  'created_at as createdAt',
+  'validated_at as validatedAt',
+  'used_at as usedAt',
+] as const;
 
 /** Verifications of a phone or an e-mail for an account (the `verifyid` of the verify calls). */
 export const verificationsRepo = {
   async insert(
-    q: Queryable,
-    v: { id: string; accountId: number; brand: BrandId } & ({ telCode: string; phone: string } | { email: string }),
+    q: Q,
+    v: { id: string; accountId: number; brand: BrandId } & (
+      { telCode: string; phone: string } | { email: string }
+    ),
   ): Promise<void> {
     const byPhone = 'phone' in v;
-    await q.query(
-      `INSERT INTO address_verifications (id, account_id, brand, channel, tel_code, phone, email) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [v.id, v.accountId, v.brand, byPhone ? 'sms' : 'email', byPhone ? v.telCode : null, byPhone ? v.phone : null, byPhone ? null : v.email],
-    );
+    await q
+      .insertInto('address_verifications')
+      .values({
+        id: v.id,
+        account_id: v.accountId,
+        brand: v.brand,
+        channel: byPhone ? 'sms' : 'email',
+        tel_code: byPhone ? v.telCode : null,
+        phone: byPhone ? v.phone : null,
+        email: byPhone ? null : v.email,
+      })
+      .execute();
   },
 
   /** The verification if it belongs to this account (another account's id reads as unknown). */
-  async mine(q: Queryable, id: string, accountId: number, forUpdate = false): Promise<VerificationRow | null> {
-    const [row] = await q.query<VerificationRow>(
-      `SELECT ${cols} FROM address_verifications WHERE id = $1 AND account_id = $2 ${forUpdate ? 'FOR UPDATE' : ''}`,
-      [id, accountId],
+  async mine(q: Q, id: string, accountId: number): Promise<VerificationRow | null> {
+    return (
+      (await q
+        .selectFrom('address_verifications')
+        .select(cols)
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst()) ?? null
     );
-    return row ?? null;
   },
 
-  async markValidated(q: Queryable, id: string): Promise<void> {
-    await q.query(`UPDATE address_verifications SET validated_at = now() WHERE id = $1`, [id]);
+  /** The same, locked for spending. */
+  async mineForUpdate(tx: Tx, id: string, accountId: number): Promise<VerificationRow | null> {
+    return (
+      (await tx
+        .selectFrom('address_verifications')
+        .select(cols)
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .forUpdate()
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async markValidated(q: Q, id: string): Promise<void> {
+    await q
+      .updateTable('address_verifications')
+      .set({ validated_at: sql`now()` })
+      .where('id', '=', id)
+      .execute();
   },
 
   /** Spends a validated verification; false when it was spent already. */
-  async markUsed(q: Queryable, id: string): Promise<boolean> {
-    const rows = await q.query(`UPDATE address_verifications SET used_at = now() WHERE id = $1 AND used_at IS NULL RETURNING id`, [id]);
-    return rows.length === 1;
+  async markUsed(q: Q, id: string): Promise<boolean> {
+    const row = await q
+      .updateTable('address_verifications')
+      .set({ used_at: sql`now()` })
+      .where('id', '=', id)
+      .where('used_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
   },
 };
 
 /** Address changes of an account (the verify calls' last step). */
 export const accountAddressRepo = {
   /** Another account of the brand holding this phone or e-mail, if any. */
-  async holder(q: Queryable, brand: BrandId, address: { telCode: string; phone: string } | { email: string }): Promise<number | null> {
-    const [row] =
+  async holder(
+    q: Q,
+    brand: BrandId,
+    address: { telCode: string; phone: string } | { email: string },
+  ): Promise<number | null> {
+    let query = q.selectFrom('accounts').select('id').where('brand', '=', brand);
+    query =
       'email' in address
-        ? await q.query<{ id: number }>(`SELECT id FROM accounts WHERE brand = $1 AND email = $2`, [brand, address.email])
-        : await q.query<{ id: number }>(`SELECT id FROM accounts WHERE brand = $1 AND tel_code = $2 AND phone = $3`, [
-            brand,
-            address.telCode,
-            address.phone,
-          ]);
-    return row?.id ?? null;
+        ? query.where('email', '=', address.email)
+        : query.where('tel_code', '=', address.telCode).where('phone', '=', address.phone);
+    return (await query.executeTakeFirst())?.id ?? null;
   },
 
-  async lock(q: Queryable, accountId: number): Promise<{ telCode: string | null; phone: string | null; email: string | null } | null> {
-    const [row] = await q.query<{ telCode: string | null; phone: string | null; email: string | null }>(
-      `SELECT tel_code AS "telCode", phone, email FROM accounts WHERE id = $1 FOR UPDATE`,
-      [accountId],
+  async lock(
+    tx: Tx,
+    accountId: number,
+  ): Promise<{ telCode: string | null; phone: string | null; email: string | null } | null> {
+    return (
+      (await tx
+        .selectFrom('accounts')
+        .select(['tel_code as telCode', 'phone', 'email'])
+        .where('id', '=', accountId)
+        .forUpdate()
+        .executeTakeFirst()) ?? null
     );
-    return row ?? null;
   },
 
-  async setPhone(q: Queryable, accountId: number, telCode: string, phone: string): Promise<void> {
-    await q.query(`UPDATE accounts SET tel_code = $2, phone = $3, updated_at = now() WHERE id = $1`, [accountId, telCode, phone]);
+  async setPhone(q: Q, accountId: number, telCode: string, phone: string): Promise<void> {
+    await q
+      .updateTable('accounts')
+      .set({ tel_code: telCode, phone, updated_at: sql`now()` })
+      .where('id', '=', accountId)
+      .execute();
   },
 
-  async setEmail(q: Queryable, accountId: number, email: string): Promise<void> {
-    await q.query(`UPDATE accounts SET email = $2, updated_at = now() WHERE id = $1`, [accountId, email]);
+  async setEmail(q: Q, accountId: number, email: string): Promise<void> {
+    await q
+      .updateTable('accounts')
+      .set({ email, updated_at: sql`now()` })
+      .where('id', '=', accountId)
+      .execute();
   },
 };

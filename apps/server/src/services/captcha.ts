@@ -1,27 +1,27 @@
-import svgCaptcha from 'svg-captcha';
-import { constants } from '@numa/contract';
+import { constants, type CaptchaImage } from '@numa/contract';
 import type { Database } from '../db';
-import { captchasRepo } from '../repositories/codes';
+import { randomCaptchaText, renderCaptcha } from '../lib/captcha-image';
+import { captchasRepo } from '../repositories/captchas';
+import type { PowService } from './pow';
 
-export interface CaptchaImage {
-  captchaId: string;
-  svg: string;
-}
+export type { CaptchaImage };
 
-/** Graphic captchas (svg-captcha). Answers are kept in the database so any server can check them. */
-export function createCaptchaService(db: Database) {
+/**
+ * Graphic captchas: a raster picture (lib/captcha-image) and the proof-of-work challenge that goes
+ * with it (services/pow). Answers are kept in the database so any server can check them.
+ */
+export function createCaptchaService(db: Database, pow: PowService) {
   const draw = async (captchaId: string): Promise<CaptchaImage> => {
-    const { data, text } = svgCaptcha.create({
-      size: 4,
-      ignoreChars: '0oO1lIi',
-      noise: 2,
-      color: true,
-      background: '#f4f4f5',
-      width: 120,
-      height: 44,
-    });
-    await captchasRepo.put(db, captchaId, text.toLowerCase(), constants.captchaTtlMs);
-    return { captchaId, svg: data };
+    const text = randomCaptchaText();
+    const [picture, challenge] = await Promise.all([renderCaptcha(text), pow.challenge(captchaId)]);
+    await captchasRepo.put(db.q, captchaId, text.toLowerCase(), constants.captchaTtlMs);
+    return {
+      captchaId,
+      image: `data:${picture.mime};base64,${picture.bytes.toString('base64')}`,
+      width: picture.width,
+      height: picture.height,
+      pow: challenge,
+    };
   };
 
   return {
@@ -35,13 +35,13 @@ export function createCaptchaService(db: Database) {
 
     /** Checks an answer once: the captcha is spent whatever the outcome. */
     async check(captchaId: string, answer: string): Promise<boolean> {
-      const stored = await captchasRepo.take(db, captchaId);
+      const stored = await captchasRepo.take(db.q, captchaId);
       return !!stored && !stored.expired && stored.answer === answer.trim().toLowerCase();
     },
 
     /** The answer, for the dev route only. */
     async answer(captchaId: string): Promise<string | null> {
-      return (await captchasRepo.get(db, captchaId))?.answer ?? null;
+      return (await captchasRepo.get(db.q, captchaId))?.answer ?? null;
     },
   };
 }

@@ -1,7 +1,8 @@
 import { constants, fromMinor, toMinor } from '@numa/contract';
 import type { Database } from '../db';
+import { idemKey } from '../lib/idem';
 import { accountsRepo } from '../repositories/accounts';
-import { ledgerRepo } from '../repositories/ledger';
+import { ledger } from '../repositories/ledger';
 import { numbersRepo } from '../repositories/numbers';
 import { assignNumber } from './numbers';
 
@@ -23,27 +24,27 @@ export const demoBalance = 20;
 export async function seedDemo(db: Database): Promise<string[]> {
   const report: string[] = [];
   for (const demo of demoAccounts) {
-    const line = await db.tx(async (q) => {
-      const account = await accountsRepo.findOrCreate(q, 'numa', { email: demo.email });
-      let numbers = await numbersRepo.ofAccount(q, account.id);
+    const line = await db.tx(async (tx) => {
+      const account = await accountsRepo.findOrCreate(tx, 'numa', { email: demo.email });
+      let numbers = await numbersRepo.ofAccount(tx, account.id);
       if (!numbers.length) {
         for (const candidate of demo.numbers) {
-          if (await numbersRepo.byFullNumber(q, candidate.slice(1))) continue;
-          await assignNumber(q, { accountId: account.id, number: candidate });
+          if (await numbersRepo.byFullNumber(tx, candidate.slice(1))) continue;
+          await assignNumber(tx, { accountId: account.id, number: candidate });
           break;
         }
-        numbers = await numbersRepo.ofAccount(q, account.id);
+        numbers = await numbersRepo.ofAccount(tx, account.id);
       }
-      const { row } = await ledgerRepo.apply(q, {
+      const { row } = await ledger.apply(tx, {
         accountId: account.id,
         type: constants.billTypes.adjustment,
         charge: toMinor(demoBalance),
         options: { campaignName: 'demo' },
-        idempotencyKey: `demo-balance:${account.id}`,
+        idempotencyKey: idemKey('demo-balance', account.id),
       });
-      const balance = (await accountsRepo.byId(q, account.id))?.balance ?? 0;
+      const balance = (await accountsRepo.byId(tx, account.id))?.balance;
       const number = numbers[0] ? `+${numbers[0].fullNumber}` : '(no free demo number)';
-      return `${demo.email}: account ${account.id}, number ${number}, balance ${fromMinor(balance)} Coins (demo credit: bill #${row.id})`;
+      return `${demo.email}: account ${account.id}, number ${number}, balance ${balance === undefined ? 0 : fromMinor(balance)} Coins (demo credit: bill #${row.id})`;
     });
     report.push(line);
   }
@@ -52,7 +53,13 @@ export async function seedDemo(db: Database): Promise<string[]> {
 
 /** Dev start: seeds the demo accounts when the database has no account yet (a new database). */
 export async function seedDemoIfNew(db: Database): Promise<string[] | null> {
-  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM accounts`);
-  if ((row?.n ?? 0) > 0) return null;
+  if (await accountsRepo.any(db.q)) return null;
   return seedDemo(db);
 }
+
+/** The demo data as a service (the admin command's `demo seed`). */
+export function createDemoService(db: Database) {
+  return { seed: () => seedDemo(db), seedIfNew: () => seedDemoIfNew(db) };
+}
+
+export type DemoService = ReturnType<typeof createDemoService>;

@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import { constants, formatMoney, fromMinor, toMinor, type Brand, type InviteInfo, type Lang } from '@numa/contract';
+import { idemKey } from '../lib/idem';
 import type { Database } from '../db';
 import { ApiError } from '../lib/errors';
 import { accountsRepo, AccountStatus } from '../repositories/accounts';
 import { inviteRepo } from '../repositories/invite';
-import { ledgerRepo } from '../repositories/ledger';
+import { ledger } from '../repositories/ledger';
 import { accountText, accountTexts, fill } from './accountTexts';
 import { isUniqueViolation } from './verify';
 
@@ -33,14 +34,14 @@ export function createInviteService(db: Database) {
   return {
     /** The account's code, made on first ask (needs canInvite: 100003 otherwise). */
     async codeFor(accountId: number, brand: Brand): Promise<string> {
-      const account = await accountsRepo.byId(db, accountId);
+      const account = await accountsRepo.byId(db.q, accountId);
       if (!account) throw new ApiError(100012);
       if (!account.canInvite) throw new ApiError(100003, null, 'cannot invite', accountText('inviteUnavailable'));
-      const existing = await inviteRepo.codeOf(db, accountId);
+      const existing = await inviteRepo.codeOf(db.q, accountId);
       if (existing) return existing;
       for (let attempt = 0; attempt < 5; attempt++) {
         try {
-          const code = await inviteRepo.claim(db, accountId, brand.id, newInviteCode());
+          const code = await inviteRepo.claim(db.q, accountId, brand.id, newInviteCode());
           if (code) return code; // ours, or the one a concurrent first ask just filed
         } catch (err) {
           if (!isUniqueViolation(err)) throw err;
@@ -64,7 +65,7 @@ export function createInviteService(db: Database) {
 
     /** Whether the account may redeem: its phone, balance and canSetInviter (false without a phone). */
     async inviter(accountId: number, phone: string | undefined) {
-      const account = await accountsRepo.byId(db, accountId);
+      const account = await accountsRepo.byId(db.q, accountId);
       if (!account) throw new ApiError(100012);
       if (phone !== undefined && phone !== account.phone) throw new ApiError(100003, null, 'not the account phone');
       return {
@@ -93,19 +94,19 @@ export function createInviteService(db: Database) {
           throw refuse('inviteAlreadyRedeemed', 'already redeemed');
         }
         const options = { purchaseMethod: 'invite', amount: constants.unlockBonus, inviteCode: code };
-        const mine = await ledgerRepo.apply(q, {
+        const mine = await ledger.apply(q, {
           accountId,
           type: constants.billTypes.redeemBonus,
           charge: unlockBonusMinor,
           options,
-          idempotencyKey: `invite:redeemer:${accountId}`,
+          idempotencyKey: idemKey('invite:redeemer', accountId),
         });
-        await ledgerRepo.apply(q, {
+        await ledger.apply(q, {
           accountId: inviter.id,
           type: constants.billTypes.inviteBonus,
           charge: unlockBonusMinor,
           options,
-          idempotencyKey: `invite:inviter:${accountId}`,
+          idempotencyKey: idemKey('invite:inviter', accountId),
         });
         await inviteRepo.closeRedeeming(q, accountId);
         return { balance: fromMinor(mine.row.afterBalance), bonus: fromMinor(unlockBonusMinor) };

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { fileTypeFromBuffer } from 'file-type';
-import type { Database, Queryable } from '../db';
+import type { Database, Q } from '../db';
 import { ApiError } from '../lib/errors';
 import type { MediaStorePort } from '../providers/media/port';
+import { mediaRepo } from '../repositories/media';
 
 export type MediaKind = 'mms' | 'kyc' | 'voicemail';
 
@@ -32,7 +33,7 @@ export function createMediaService(db: Database, store: MediaStorePort) {
       allowed: readonly string[];
       maxBytes: number;
       fileName?: string | undefined;
-      q?: Queryable;
+      q?: Q;
     }): Promise<SavedMedia> {
       if (p.bytes.byteLength === 0) throw new ApiError(300038, null, 'empty file');
       if (p.bytes.byteLength > p.maxBytes) throw new ApiError(100005, { maxBytes: p.maxBytes });
@@ -40,46 +41,43 @@ export function createMediaService(db: Database, store: MediaStorePort) {
       if (!type || !p.allowed.includes(type.mime)) throw new ApiError(300038, { allowed: p.allowed }, type?.mime ?? 'unknown type');
       const id = randomBytes(18).toString('base64url');
       await store.put(id, p.bytes, type.mime);
-      const q = p.q ?? db;
-      await q.query(`INSERT INTO media (id, account_id, kind, mime, size, file_name) VALUES ($1, $2, $3, $4, $5, $6)`, [
+      await mediaRepo.insert(p.q ?? db.q, {
         id,
-        p.accountId,
-        p.kind,
-        type.mime,
-        p.bytes.byteLength,
-        p.fileName?.slice(0, 200) ?? null,
-      ]);
-      await q.query(`INSERT INTO media_access (media_id, account_id) VALUES ($1, $2)`, [id, p.accountId]);
+        accountId: p.accountId,
+        kind: p.kind,
+        mime: type.mime,
+        size: p.bytes.byteLength,
+        fileName: p.fileName?.slice(0, 200) ?? null,
+      });
       return { id, url: mediaUrl(id), mime: type.mime, size: p.bytes.byteLength };
     },
 
     /** Lets another account read a file (the recipient of an MMS). */
-    async grant(q: Queryable, mediaId: string, accountId: number): Promise<void> {
-      await q.query(`INSERT INTO media_access (media_id, account_id) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [mediaId, accountId]);
+    async grant(q: Q, mediaId: string, accountId: number): Promise<void> {
+      await mediaRepo.grant(q, mediaId, accountId);
     },
 
     /** The file, if this account may read it. */
     async read(mediaId: string, accountId: number): Promise<{ bytes: Buffer; mime: string } | null> {
-      const [row] = await db.query<{ mime: string }>(
-        `SELECT m.mime FROM media m JOIN media_access a ON a.media_id = m.id
-          WHERE m.id = $1 AND a.account_id = $2 AND m.deleted_at IS NULL`,
-        [mediaId, accountId],
-      );
-      if (!row) return null;
+      const mime = await mediaRepo.readableMime(db.q, mediaId, accountId);
+      if (!mime) return null;
       const bytes = await store.get(mediaId);
-      return bytes ? { bytes, mime: row.mime } : null;
+      return bytes ? { bytes, mime } : null;
     },
 
     /** For operators: the file whatever its access list. */
     async readAny(mediaId: string): Promise<{ bytes: Buffer; mime: string; accountId: number } | null> {
-      const [row] = await db.query<{ mime: string; accountId: number }>(
-        `SELECT mime, account_id AS "accountId" FROM media WHERE id = $1 AND deleted_at IS NULL`,
-        [mediaId],
-      );
+      const row = await mediaRepo.byId(db.q, mediaId);
       if (!row) return null;
       const bytes = await store.get(mediaId);
       return bytes ? { bytes, mime: row.mime, accountId: row.accountId } : null;
     },
+
+    /** Media types of stored files, by id (what the carrier needs to attach them). */
+    types: (ids: readonly string[]) => mediaRepo.types(db.q, ids),
+
+    /** Marks identity images no longer on file as deleted, in the caller's transaction. */
+    retireKyc: (q: Q, accountId: number, ids: readonly string[]) => mediaRepo.retireKyc(q, accountId, ids),
   };
 }
 

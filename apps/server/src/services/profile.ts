@@ -9,10 +9,12 @@ import {
   type endpoints,
 } from '@numa/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Queryable } from '../db';
+import type { Database, Q } from '../db';
 import { ApiError } from '../lib/errors';
 import { accountsRepo } from '../repositories/accounts';
 import { kycRepo, kycSlots, profileRepo, type KycRow, type KycSlot } from '../repositories/profile';
+
+export type { KycSlot } from '../repositories/profile';
 import { mediaIdFromUrl, mediaUrl, type MediaService } from './media';
 import { accountText } from './accountTexts';
 
@@ -20,7 +22,7 @@ const S = constants.profileStatus;
 const K = constants.kycStatus;
 
 /** The billing-profile status of an account: -1 when it never submitted one (never 0, contract). */
-export async function profileStatusOf(q: Queryable, accountId: number): Promise<ProfileStatus> {
+export async function profileStatusOf(q: Q, accountId: number): Promise<ProfileStatus> {
   return ((await profileRepo.get(q, accountId))?.status ?? S.none) as ProfileStatus;
 }
 
@@ -30,7 +32,7 @@ export async function profileStatusOf(q: Queryable, accountId: number): Promise<
  * the account has a phone. The client then opens the profile form, the status dialog or the verify
  * modal. Decided: `needSetPhone` is true only when the action needs a phone and the account has none.
  */
-export async function assertProfileReady(q: Queryable, accountId: number, opts: { needPhone?: boolean } = {}): Promise<void> {
+export async function assertProfileReady(q: Q, accountId: number, opts: { needPhone?: boolean } = {}): Promise<void> {
   const [profileStatus, account] = await Promise.all([profileStatusOf(q, accountId), accountsRepo.byId(q, accountId)]);
   const needSetPhone = !!opts.needPhone && !account?.phone;
   if (profileStatus !== S.verified || needSetPhone) {
@@ -73,10 +75,14 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
 
   return {
     async getProfile(accountId: number): Promise<RawOutputOf<typeof endpoints.getProfile>> {
-      const [account, profile, kyc] = await Promise.all([accountsRepo.byId(db, accountId), profileRepo.get(db, accountId), kycRepo.get(db, accountId)]);
+      const [account, profile, kyc, vip] = await Promise.all([
+        accountsRepo.byId(db.q, accountId),
+        profileRepo.get(db.q, accountId),
+        kycRepo.get(db.q, accountId),
+        accountsRepo.vipUntil(db.q, accountId),
+      ]);
       if (!account) throw new ApiError(100012);
-      const [vip] = await db.query<{ until: Date | null }>(`SELECT vip_until AS until FROM accounts WHERE id = $1`, [accountId]);
-      const vipUntil = vip?.until && vip.until.getTime() > Date.now() ? vip.until.getTime() : null;
+      const vipUntil = vip && vip.getTime() > Date.now() ? vip.getTime() : null;
       return {
         firstName: profile?.firstName ?? '',
         lastName: profile?.lastName ?? '',
@@ -115,7 +121,7 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
     },
 
     async getKyc(accountId: number): Promise<KYCInfo> {
-      return kycView(await kycRepo.get(db, accountId));
+      return kycView(await kycRepo.get(db.q, accountId));
     },
 
     /**
@@ -174,7 +180,7 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
           await kycRepo.submit(q, accountId, next, K.reviewing);
           const keep = new Set(Object.values(next));
           retired = [...onFile].filter((id) => !keep.has(id));
-          await kycRepo.retireMedia(q, accountId, retired);
+          await media.retireKyc(q, accountId, retired);
           return kycRepo.get(q, accountId);
         });
         for (const id of retired) await media.store.delete(id).catch((err: unknown) => log.warn({ err, id }, 'could not delete a retired identity image'));

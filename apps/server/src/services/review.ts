@@ -1,7 +1,10 @@
 import { constants, type BrandId } from '@numa/contract';
 import type { Database } from '../db';
+import { accountsRepo } from '../repositories/accounts';
 import { kycRepo, kycSlots, profileRepo, type BillingProfileRow, type KycRow, type KycSlot, type PendingReview } from '../repositories/profile';
 import type { MediaService } from './media';
+
+export type { PendingReview } from '../repositories/profile';
 
 export type ReviewSubject = 'profile' | 'kyc';
 export type ReviewDecision = 'approve' | 'refuse';
@@ -25,25 +28,25 @@ export function createReviewService(db: Database, media: MediaService) {
   return {
     /** Submissions waiting for review, oldest first; of one brand, or of all when none is given. */
     async pending(brand?: BrandId): Promise<{ profiles: PendingReview[]; kyc: PendingReview[] }> {
-      const brands = brand ? [brand] : (await db.query<{ brand: BrandId }>(`SELECT DISTINCT brand FROM accounts ORDER BY brand`)).map((r) => r.brand);
+      const brands = brand ? [brand] : await accountsRepo.brands(db.q);
       const profiles: PendingReview[] = [];
       const kyc: PendingReview[] = [];
       for (const b of brands) {
-        profiles.push(...(await profileRepo.pending(db, b)));
-        kyc.push(...(await kycRepo.pending(db, b)));
+        profiles.push(...(await profileRepo.pending(db.q, b)));
+        kyc.push(...(await kycRepo.pending(db.q, b)));
       }
       const byTime = (a: PendingReview, b: PendingReview) => a.submittedAt.getTime() - b.submittedAt.getTime();
       return { profiles: profiles.sort(byTime), kyc: kyc.sort(byTime) };
     },
 
     async submissions(accountId: number): Promise<{ profile: BillingProfileRow | null; kyc: KycRow | null }> {
-      const [profile, kyc] = await Promise.all([profileRepo.get(db, accountId), kycRepo.get(db, accountId)]);
+      const [profile, kyc] = await Promise.all([profileRepo.get(db.q, accountId), kycRepo.get(db.q, accountId)]);
       return { profile, kyc };
     },
 
     /** The identity images on file, whatever their access list (operators only). */
     async images(accountId: number): Promise<ReviewImage[]> {
-      const row = await kycRepo.get(db, accountId);
+      const row = await kycRepo.get(db.q, accountId);
       const out: ReviewImage[] = [];
       for (const slot of kycSlots) {
         const id = row?.slots[slot];

@@ -5,7 +5,7 @@ import { ApiError } from '../lib/errors';
 import type { SignInAddress } from '../repositories/accounts';
 import { accountAddressRepo, verificationsRepo } from '../repositories/verifications';
 import { accountText } from './accountTexts';
-import type { CodeService } from './codes';
+import type { SigninService } from './signin';
 
 export type VerifyChannel = 'sms' | 'email';
 
@@ -16,14 +16,14 @@ const inUse = (address: SignInAddress) => new ApiError('email' in address ? 1000
 
 /**
  * Proving a phone or an e-mail for a signed-in account, then giving it to the account (spec 000 §2,
- * §4 verify modal). The code rules and the dev outbox are the sign-in ones (services/codes, purpose
+ * §4 verify modal). The code rules and the dev outbox are the sign-in ones (services/signin, purpose
  * `verify`). A verification (`verifyid`) belongs to one account and one address; once its code is
  * right it may be spent once, within the code's lifetime, by the set/update call for that address.
  */
-export function createVerifyService(db: Database, codes: CodeService) {
+export function createVerifyService(db: Database, codes: SigninService) {
   /** Refuses an address another account of the brand already has (100017 phone, 100018 e-mail). */
   const assertFree = async (brand: Brand, accountId: number, address: SignInAddress) => {
-    const holder = await accountAddressRepo.holder(db, brand.id, address);
+    const holder = await accountAddressRepo.holder(db.q, brand.id, address);
     if (holder !== null && holder !== accountId) throw inUse(address);
   };
 
@@ -32,7 +32,7 @@ export function createVerifyService(db: Database, codes: CodeService) {
       await assertFree(p.brand, p.accountId, p.address);
       const sent = await codes.send({ brand: p.brand, lang: p.lang, purpose: 'verify', address: p.address, ip: p.ip, accountId: p.accountId });
       const verifyid = randomBytes(18).toString('base64url');
-      await verificationsRepo.insert(db, { id: verifyid, accountId: p.accountId, brand: p.brand.id, ...p.address });
+      await verificationsRepo.insert(db.q, { id: verifyid, accountId: p.accountId, brand: p.brand.id, ...p.address });
       return { verifyid, ...sent };
     },
 
@@ -41,7 +41,7 @@ export function createVerifyService(db: Database, codes: CodeService) {
      * account's: 100006.
      */
     async validate(p: { brand: Brand; accountId: number; verifyid: string; code: string; channel: VerifyChannel }): Promise<void> {
-      const v = await verificationsRepo.mine(db, p.verifyid, p.accountId);
+      const v = await verificationsRepo.mine(db.q, p.verifyid, p.accountId);
       if (!v || v.channel !== p.channel || v.brand !== p.brand.id) throw new ApiError(100006);
       if (v.validatedAt) return; // a second submit of the right code (double click) is fine
       const address: SignInAddress = v.email !== null ? { email: v.email } : { telCode: v.telCode!, phone: v.phone! };
@@ -63,7 +63,7 @@ export function createVerifyService(db: Database, codes: CodeService) {
         return await db.tx(async (q) => {
           const account = await accountAddressRepo.lock(q, p.accountId);
           if (!account) throw new ApiError(100012);
-          const v = await verificationsRepo.mine(q, p.verifyid, p.accountId, true);
+          const v = await verificationsRepo.mineForUpdate(q, p.verifyid, p.accountId);
           const matches =
             v &&
             v.brand === p.brand.id &&

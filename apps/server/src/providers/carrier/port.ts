@@ -43,6 +43,14 @@ export interface InboundMessage {
   type?: 'sms' | 'mms' | 'verificationCode' | 'voicemail';
 }
 
+/**
+ * What a failed send means for the user, in our words: the retcodes a person can act on (invalid,
+ * unroutable or opted-out recipient 300031, sender not allowed 300032, toll-free number not verified
+ * 300030). Each adapter maps its carrier's own codes to these; anything else has none and shows as
+ * "could not be sent" (300036) with the carrier's reason.
+ */
+export type CarrierRetcode = 300030 | 300031 | 300032;
+
 /** A later status of a message the carrier accepted (delivery report). */
 export interface StatusUpdate {
   carrierId: string;
@@ -50,6 +58,8 @@ export interface StatusUpdate {
   /** The carrier's own error code and text when it failed. */
   errorCode?: string;
   reason?: string;
+  /** Our retcode for the failure, when the user can act on it. */
+  retcode?: CarrierRetcode;
 }
 
 /**
@@ -83,6 +93,8 @@ export class CarrierError extends Error {
     readonly carrierCode?: string,
     /** A permanent refusal (bad number, blocked): retrying cannot help. */
     readonly permanent = true,
+    /** Our retcode for it, when the user can act on it (the adapter maps its carrier's codes). */
+    readonly retcode?: CarrierRetcode,
   ) {
     super(message);
     this.name = 'CarrierError';

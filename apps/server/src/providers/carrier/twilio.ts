@@ -7,8 +7,23 @@ import {
   type InboundMedia,
   type OutboundMessage,
   type OutboundSms,
+  type CarrierRetcode,
   type StatusUpdate,
 } from './port';
+
+/**
+ * Twilio error codes that mean something the user can act on, as our retcodes. Anything else is
+ * "the message could not be sent" with Twilio's reason.
+ */
+export const twilioRetcodes: Record<string, CarrierRetcode> = {
+  '21211': 300031, // invalid 'To' number
+  '21612': 300031, // cannot route to this number
+  '21614': 300031, // not a mobile number
+  '21610': 300031, // the recipient replied STOP
+  '21606': 300032, // the 'From' number cannot send
+  '21659': 300032, // the 'From' number is not ours at the carrier
+  '30032': 300030, // toll-free number not verified
+};
 
 export interface TwilioConfig {
   accountSid: string;
@@ -138,7 +153,8 @@ export class TwilioCarrier implements CarrierPort {
     if (res.ok && typeof body.sid === 'string') return { id: body.sid };
     const message = body.message ?? `Twilio answered HTTP ${res.status}`;
     const transient = res.status >= 500 || res.status === 429 || (res.ok && !body.sid);
-    throw new CarrierError(message, body.code !== undefined ? String(body.code) : undefined, !transient);
+    const code = body.code !== undefined ? String(body.code) : undefined;
+    throw new CarrierError(message, code, !transient, code ? twilioRetcodes[code] : undefined);
   }
 
   async sendSms(message: OutboundSms) {
@@ -203,6 +219,7 @@ export class TwilioCarrier implements CarrierPort {
         carrierId: sid,
         status: 'failed',
         ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
+        ...(params.ErrorCode && twilioRetcodes[params.ErrorCode] ? { retcode: twilioRetcodes[params.ErrorCode] } : {}),
         reason: `Twilio: ${status}${params.ErrorCode ? ` (error ${params.ErrorCode})` : ''}`,
       };
     } else if (status === 'sent' || status === 'delivered') {

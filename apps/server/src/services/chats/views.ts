@@ -6,7 +6,7 @@ import {
   type Message,
   type ReceiveMessage,
 } from '@numa/contract';
-import type { MessageRow } from '../repositories/messages';
+import type { MessageRow } from '../../repositories/messages';
 
 /** The national part of a party number ('' tel code: the whole of it). */
 const nationalOf = (full: string, telCode: string) =>

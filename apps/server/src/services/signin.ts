@@ -2,12 +2,15 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import { constants, type Brand, type Lang } from '@numa/contract';
 import en from '@numa/contract/locales/en.json' with { type: 'json' };
 import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
-import type { Database, Queryable } from '../db';
+import type { Database, Tx } from '../db';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../lib/errors';
 import { randomDigits, safeEqualHex, sha256 } from '../lib/crypto';
-import { codesRepo, outboxRepo, rateEventsRepo, type CodeChannel, type CodePurpose } from '../repositories/codes';
-import type { SignInAddress } from '../repositories/accounts';
+import { outboxRepo } from '../repositories/outbox';
+import { rateEventsRepo } from '../repositories/rateEvents';
+import { signinCodesRepo, type CodeChannel, type CodePurpose } from '../repositories/signin';
+import { accountsRepo, AccountStatus, type SignInAddress } from '../repositories/accounts';
+import type { SessionService } from './sessions';
 import type { MailPort } from '../providers/mail/port';
 import type { CarrierPort } from '../providers/carrier/port';
 
@@ -30,7 +33,7 @@ export function toAddress(input: { email?: string | undefined; telCode?: string 
 const hashCode = (address: string, code: string) => sha256(`${address}:${code}`);
 const HOUR = 3600_000;
 
-export interface CodeDeps {
+export interface SigninDeps {
   db: Database;
   /** Per-IP limits are multiplied by this (env IP_RATE_LIMIT_FACTOR). */
   ipLimitFactor: number;
@@ -38,14 +41,40 @@ export interface CodeDeps {
   carrier: CarrierPort;
   dev: boolean;
   log: FastifyBaseLogger;
+  sessions: SessionService;
 }
 
 /**
- * Sign-in and verification codes: 4 digits by phone, 6 by e-mail, valid 10 minutes, dead after 5 wrong
- * tries, resend after 60 s, at most 5 sends per address and 20 per IP an hour.
+ * Sign-in codes, also used to prove a phone or an e-mail (purpose `verify`): 4 digits by phone, 6 by
+ * e-mail, valid 10 minutes, dead after 5 wrong tries, resend after 60 s, at most 5 sends per address
+ * and 20 per IP an hour. (Not the verification-code product, which receives codes for other apps.)
  */
-export function createCodeService({ db, mail, carrier, dev, log, ipLimitFactor }: CodeDeps) {
-  return {
+export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor, sessions }: SigninDeps) {
+  const keysOf = (p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; ip: string }) => ({
+    addrKey: `code:${p.brand.id}:${p.purpose}:${addressKey(p.address)}`,
+    ipKey: `code-ip:${p.ip}`,
+  });
+
+  /**
+   * Refuses a send that must wait: 100015 with `resendAfter` seconds (the 60 s resend wait, or the
+   * hourly limits). Asked before the captcha too, so the client shows the countdown at once rather
+   * than after a solved captcha (issue 13, defect 4).
+   */
+  const assertMaySend = async (p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; ip: string }) => {
+    const { addrKey, ipKey } = keysOf(p);
+    const [byAddr, byIp] = await Promise.all([rateEventsRepo.stats(db.q, addrKey, HOUR), rateEventsRepo.stats(db.q, ipKey, HOUR)]);
+    const resendMs = constants.resendCountdownS * 1000;
+    if (byAddr.lastAgoMs !== null && byAddr.lastAgoMs < resendMs) {
+      throw new ApiError(100015, { resendAfter: Math.ceil((resendMs - byAddr.lastAgoMs) / 1000) }, 'resend too soon');
+    }
+    if (byAddr.count >= constants.codeSendsPerAddressPerHour || byIp.count >= constants.codeSendsPerIpPerHour * ipLimitFactor) {
+      throw new ApiError(100015, { resendAfter: 3600 }, 'hourly code limit reached');
+    }
+  };
+
+  const service = {
+    assertMaySend,
+
     async send(p: {
       brand: Brand;
       lang: Lang;
@@ -56,19 +85,8 @@ export function createCodeService({ db, mail, carrier, dev, log, ipLimitFactor }
     }): Promise<{ codeLength: 4 | 6; resendAfter: number; expiresIn: number }> {
       const key = addressKey(p.address);
       const channel = channelOf(p.address);
-      const addrKey = `code:${p.brand.id}:${p.purpose}:${key}`;
-      const ipKey = `code-ip:${p.ip}`;
-      const [byAddr, byIp] = await Promise.all([
-        rateEventsRepo.stats(db, addrKey, HOUR),
-        rateEventsRepo.stats(db, ipKey, HOUR),
-      ]);
-      const resendMs = constants.resendCountdownS * 1000;
-      if (byAddr.lastAgoMs !== null && byAddr.lastAgoMs < resendMs) {
-        throw new ApiError(100015, { resendAfter: Math.ceil((resendMs - byAddr.lastAgoMs) / 1000) }, 'resend too soon');
-      }
-      if (byAddr.count >= constants.codeSendsPerAddressPerHour || byIp.count >= constants.codeSendsPerIpPerHour * ipLimitFactor) {
-        throw new ApiError(100015, { resendAfter: 3600 }, 'hourly code limit reached');
-      }
+      const { addrKey, ipKey } = keysOf(p);
+      await assertMaySend(p);
 
       const codeLength = channel === 'email' ? constants.codeLength.email : constants.codeLength.phone;
       const code = randomDigits(codeLength);
@@ -80,7 +98,7 @@ export function createCodeService({ db, mail, carrier, dev, log, ipLimitFactor }
       await db.tx(async (q) => {
         await rateEventsRepo.record(q, addrKey);
         await rateEventsRepo.record(q, ipKey);
-        await codesRepo.insert(q, {
+        await signinCodesRepo.insert(q, {
           brand: p.brand.id,
           purpose: p.purpose,
           address: key,
@@ -109,26 +127,42 @@ export function createCodeService({ db, mail, carrier, dev, log, ipLimitFactor }
      */
     async check<T>(
       p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; code: string },
-      onValid: (q: Queryable, row: { accountId: number | null }) => Promise<T>,
+      onValid: (tx: Tx, row: { accountId: number | null }) => Promise<T>,
     ): Promise<T> {
       const key = addressKey(p.address);
       type Outcome = { ok: true; value: T } | { ok: false; error: 100004 | 100006 };
       const outcome = await db.tx(async (q): Promise<Outcome> => {
-        const row = await codesRepo.latest(q, p.brand.id, p.purpose, key, true);
+        const row = await signinCodesRepo.latestForUpdate(q, p.brand.id, p.purpose, key);
         if (!row || row.consumedAt || row.expiresAt.getTime() < Date.now() || row.wrongTries >= constants.codeMaxWrongTries) {
           return { ok: false, error: 100006 };
         }
         if (!safeEqualHex(row.codeHash, hashCode(key, p.code))) {
-          const tries = await codesRepo.addWrongTry(q, row.id);
+          const tries = await signinCodesRepo.addWrongTry(q, row.id);
           return { ok: false, error: tries >= constants.codeMaxWrongTries ? 100006 : 100004 };
         }
-        if (!(await codesRepo.consume(q, row.id))) return { ok: false, error: 100006 };
+        if (!(await signinCodesRepo.consume(q, row.id))) return { ok: false, error: 100006 };
         return { ok: true, value: await onValid(q, { accountId: row.accountId }) };
       });
       if (!outcome.ok) throw new ApiError(outcome.error);
       return outcome.value;
     },
+
+    /**
+     * Signs in with a code: the account of the address (made on first sign-in) and a new session,
+     * which ends the account's other sessions (they hear 100014). Suspended 100008, deleted 200018.
+     */
+    async login(p: { brand: Brand; address: SignInAddress; code: string; meta: { userAgent?: string | undefined; ip?: string | undefined } }) {
+      const { account, started } = await service.check({ brand: p.brand, purpose: 'login', address: p.address, code: p.code }, async (tx) => {
+        const account = await accountsRepo.findOrCreate(tx, p.brand.id, p.address);
+        if (account.status === AccountStatus.suspended) throw new ApiError(100008);
+        if (account.status === AccountStatus.deleted) throw new ApiError(200018);
+        return { account, started: await sessions.start(tx, account.id, p.meta) };
+      });
+      sessions.announceRevoked(account.id, started.revoked, 'elsewhere');
+      return { account, token: started.token };
+    },
   };
+  return service;
 }
 
-export type CodeService = ReturnType<typeof createCodeService>;
+export type SigninService = ReturnType<typeof createSigninService>;

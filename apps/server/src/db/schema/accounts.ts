@@ -1,0 +1,52 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { BrandId, Minor } from '@numa/contract';
+
+/** Migrations 001, 005, 006: accounts, their sessions, the ledger and the bill types. */
+export interface AccountsTables {
+  accounts: {
+    id: Generated<number>;
+    brand: BrandId;
+    email: string | null;
+    tel_code: string | null;
+    phone: string | null;
+    /** 1 active, 2 suspended (100008), 3 deleted (200018) */
+    status: Generated<number>;
+    /** Read-only here: only a ledger row moves it (trigger ledger_moves_balance). */
+    balance: ColumnType<Minor, never, never>;
+    can_invite: Generated<boolean>;
+    can_set_inviter: Generated<boolean>;
+    created_at: Generated<Date>;
+    updated_at: Generated<Date>;
+    vip_until: Date | null;
+  };
+  sessions: {
+    id: Generated<number>;
+    account_id: number;
+    token_hash: string;
+    created_at: Generated<Date>;
+    expires_at: Date;
+    last_seen_at: Generated<Date>;
+    revoked_at: Date | null;
+    /** logout | refreshed | elsewhere | operator */
+    revoke_reason: string | null;
+    user_agent: string | null;
+    ip: string | null;
+  };
+  /** The bill: append-only (trigger ledger_append_only), so no column is updatable. */
+  ledger: {
+    id: Generated<number>;
+    account_id: ColumnType<number, number, never>;
+    type: ColumnType<number, number, never>;
+    charge: ColumnType<Minor, Minor, never>;
+    before_balance: ColumnType<Minor, Minor, never>;
+    after_balance: ColumnType<Minor, Minor, never>;
+    options: ColumnType<Record<string, unknown>, string | undefined, never>;
+    idempotency_key: ColumnType<string | null, string | null | undefined, never>;
+    created_at: ColumnType<Date, never, never>;
+  };
+  bill_types: {
+    type: number;
+    name: string;
+    allow_negative: Generated<boolean>;
+  };
+}

@@ -1,0 +1,26 @@
+import type { AccountAreaTables } from './account';
+import type { AccountsTables } from './accounts';
+import type { CatalogueTables } from './catalogue';
+import type { ChatsTables } from './chats';
+import type { JobsTables } from './jobs';
+import type { MediaTables } from './media';
+import type { PricingTables } from './pricing';
+import type { SecurityTables } from './security';
+import type { SigninTables } from './signin';
+
+/**
+ * Every table the migrations make, as Kysely sees it: one interface per area (`./<area>.ts`), joined
+ * here. A new area adds its file and one name to this list; test/schema.test.ts checks the whole of
+ * it against the migrated database (tables, columns, nullability, defaults), so the two cannot drift.
+ */
+export interface DB
+  extends
+    AccountAreaTables,
+    AccountsTables,
+    CatalogueTables,
+    ChatsTables,
+    JobsTables,
+    MediaTables,
+    PricingTables,
+    SecurityTables,
+    SigninTables {}

@@ -1,0 +1,41 @@
+declare const idemBrand: unique symbol;
+
+/** An idempotency key (ledger rows) or dedupe key (jobs), made by `idemKey` only. */
+export type IdemKey = string & { readonly [idemBrand]: true };
+
+/**
+ * The kinds of keys, one per thing that may be repeated. A later area adds its kinds here (one
+ * line each); a key is `<kind>:<id>:<id>…`, so keys of different kinds never collide.
+ */
+export type IdemKind =
+  /** a message's charge: (account, smsId) */
+  | 'msg'
+  /** a failed message's refund: (message id) */
+  | 'msg-refund'
+  /** the carrier job of a message: (message id) */
+  | 'carrier'
+  /** invite bonus of the redeemer / of the inviter: (redeemer id) */
+  | 'invite:redeemer'
+  | 'invite:inviter'
+  /** the demo accounts' welcome credit: (account) */
+  | 'demo-balance'
+  /** an operator's adjustment given a reference: (account, reference) */
+  | 'operator'
+  /** one period of a recurring schedule: (schedule name, period start ms) */
+  | 'schedule';
+
+/**
+ * The one way to build a key: `idemKey('msg', accountId, smsId)` → `msg:12:abc`. Only the last part
+ * may contain ':' (an smsId can), so two different tuples never give the same key.
+ */
+export function idemKey(kind: IdemKind, ...ids: readonly (string | number)[]): IdemKey {
+  if (!ids.length) throw new Error(`idemKey(${kind}) needs at least one id`);
+  ids.forEach((id, i) => {
+    const s = String(id);
+    if (s === '' || (i < ids.length - 1 && s.includes(':')))
+      throw new Error(`idemKey(${kind}): bad id ${JSON.stringify(s)}`);
+  });
+  const key = `${kind}:${ids.join(':')}`;
+  if (key.length > 200) throw new Error(`idemKey(${kind}) longer than 200 characters`);
+  return key as IdemKey;
+}

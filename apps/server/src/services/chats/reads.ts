@@ -1,0 +1,159 @@
+import { constants, fromMinor, type BrandId, type SmsRef } from '@numa/contract';
+import type { Database } from '../../db';
+import { ApiError } from '../../lib/errors';
+import { SttFailedError, SttUnavailableError, type SttPort } from '../../providers/stt/port';
+import { accountsRepo } from '../../repositories/accounts';
+import { adsRepo } from '../../repositories/ads';
+import { messagesRepo } from '../../repositories/messages';
+import { numbersRepo } from '../../repositories/numbers';
+import { mediaIdFromUrl, type MediaService } from '../media';
+import { toChatListItem, toDialogMessage } from './views';
+
+/**
+ * getChatListByDate looks this far before `since`: a message committed just after an earlier list was
+ * read (its date taken a moment before) is still found. The client merges chats by key, so a chat
+ * listed twice costs nothing.
+ */
+export const chatListGraceMs = 10_000;
+
+/** The first millisecond of the UTC month `back` months before the current one. */
+export function monthStart(back: number, now = new Date()): number {
+  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1);
+}
+
+/** [start, end) of a `YYYY-MM` UTC month. */
+export function monthRange(ym: string): [number, number] {
+  const [y, m] = ym.split('-').map(Number) as [number, number];
+  return [Date.UTC(y, m - 1, 1), Date.UTC(y, m, 1)];
+}
+
+const currentYm = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** The chat screen's reads and edits (spec 000 §7): numbers, chat lists, conversation pages, deleting, speech-to-text, ads. */
+export function createChatReads(deps: { db: Database; media: MediaService; stt: SttPort }) {
+  const { db, media, stt } = deps;
+  return {
+    async virtualPhones(accountId: number) {
+      const [numbers, settings, account] = await Promise.all([
+        numbersRepo.ofAccount(db.q, accountId),
+        numbersRepo.callSettings(db.q, accountId),
+        accountsRepo.byId(db.q, accountId),
+      ]);
+      return {
+        virtualPhones: numbers.map((n) => ({
+          telCode: n.telCode,
+          phone: n.number,
+          paymentDate: n.paymentDate,
+          monthRent: fromMinor(n.monthRent),
+          planId: n.planId,
+        })),
+        // decided: calls are forwarded to the account's own phone, so forwarding needs one
+        canForward: numbers.length > 0 && !!account?.phone,
+        canVoicemail: numbers.length > 0,
+        ...settings,
+      };
+    },
+
+    /** The chat list from the start of the month `months` back. */
+    async chatList(accountId: number, months: number) {
+      const serverTime = Date.now();
+      const rows = await messagesRepo.chatList(db.q, accountId, monthStart(months));
+      return { chatList: rows.map(toChatListItem), serverTime };
+    },
+
+    /** Chats with a message since `since` (less the grace). */
+    async chatListSince(accountId: number, since: number) {
+      const serverTime = Date.now();
+      const rows = await messagesRepo.chatList(db.q, accountId, Math.max(0, since - chatListGraceMs));
+      return { chatList: rows.map(toChatListItem), serverTime };
+    },
+
+    /** A page of a conversation within a UTC month; `nextStartTime` only when the month holds more. */
+    async dialog(
+      accountId: number,
+      p: {
+        own: string;
+        other: string;
+        ym?: string | undefined;
+        startTime?: number | undefined;
+        since?: number | undefined;
+        pageSize: number;
+      },
+    ) {
+      const [from, to] = monthRange(p.ym ?? currentYm());
+      const rows = await messagesRepo.dialog(db.q, {
+        accountId,
+        own: p.own,
+        other: p.other,
+        from,
+        to,
+        ...(p.startTime !== undefined ? { before: p.startTime } : {}),
+        ...(p.since !== undefined ? { after: p.since } : {}),
+        limit: p.pageSize + 1,
+      });
+      const page = rows.slice(0, p.pageSize);
+      return {
+        dialogList: page.map(toDialogMessage),
+        nextStartTime: rows.length > p.pageSize ? page[page.length - 1]!.date : null,
+      };
+    },
+
+    async deleteMessages(
+      accountId: number,
+      p: { sms?: SmsRef[] | undefined; from?: string | undefined; to?: string | undefined },
+    ): Promise<number> {
+      return db.tx((tx) =>
+        p.sms
+          ? messagesRepo.deleteRefs(tx, accountId, p.sms)
+          : messagesRepo.deleteChat(tx, accountId, p.from!, p.to!),
+      );
+    },
+
+    /** Transcribes one of the account's media files; with an smsId, the transcript is kept on that voice message. */
+    async speechToText(
+      accountId: number,
+      p: { media: string; smsId?: string | undefined; language: string },
+    ): Promise<string> {
+      const id = mediaIdFromUrl(p.media.replace(/^https?:\/\/[^/]+/, ''));
+      if (!id) throw new ApiError(100002, null, 'media');
+      const file = await media.read(id, accountId);
+      if (!file) throw new ApiError(100002, null, 'media');
+      if (p.smsId) {
+        const message = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
+        if (!message || !message.media.split(',').includes(`/media/${id}`))
+          throw new ApiError(100002, null, 'smsId');
+      }
+      try {
+        const text = await stt.transcribe({ bytes: file.bytes, mime: file.mime, language: p.language });
+        if (p.smsId)
+          await messagesRepo.setStt(db.q, accountId, p.smsId, {
+            stt: text,
+            sttStatus: constants.sttStatus.done,
+          });
+        return text;
+      } catch (err) {
+        if (err instanceof SttUnavailableError) throw new ApiError(600000);
+        if (err instanceof SttFailedError) {
+          if (p.smsId)
+            await messagesRepo.setStt(db.q, accountId, p.smsId, {
+              stt: null,
+              sttStatus: constants.sttStatus.failed,
+            });
+          throw new ApiError(600002);
+        }
+        throw err;
+      }
+    },
+
+    async adConfig(brand: BrandId) {
+      return (
+        (await adsRepo.ofBrand(db.q, brand)) ?? {
+          bannerAdsRedirectUrl: '',
+          bannerAdsPictureUrl: '',
+          bannerAdsRedirectUrlCn: '',
+          bannerAdsPictureUrlCn: '',
+        }
+      );
+    },
+  };
+}

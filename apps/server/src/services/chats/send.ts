@@ -1,0 +1,266 @@
+import { constants, negMinor, type Retcode, type SendPayload } from '@numa/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db';
+import type { Jobs } from '../../jobs';
+import { isApiError } from '../../lib/errors';
+import { idemKey } from '../../lib/idem';
+import { CarrierError, type CarrierPort, type StatusUpdate } from '../../providers/carrier/port';
+import type { RealtimeHub } from '../../realtime/hub';
+import { ledger } from '../../repositories/ledger';
+import { messagesRepo, type MessageRow } from '../../repositories/messages';
+import { rateEventsRepo } from '../../repositories/rateEvents';
+import { mediaIdFromUrl, type MediaService } from '../media';
+import { newRecipientKey, type Sender, type SendingRules } from './rules';
+
+export interface SendOptions {
+  /** Tries of a send on transient carrier errors before it fails. */
+  maxAttempts: number;
+  /** Delay before the second try; doubles each time. */
+  retryDelayMs: number;
+  /** A carrier call that takes longer counts as a transient failure. */
+  carrierTimeoutMs: number;
+}
+
+export type SendResult =
+  /** Refused before anything was stored or charged. */
+  | { kind: 'refused'; retcode: Retcode; detail?: string }
+  /** Stored, charged and queued for the carrier; the confirmation follows on the account's sockets. */
+  | { kind: 'stored'; row: MessageRow }
+  /** This smsId was stored before (a resend after a reconnect): nothing new is stored or charged. */
+  | { kind: 'repeat'; row: MessageRow };
+
+declare module '../../jobs/types' {
+  interface JobPayloads {
+    /** Hands a stored outgoing message to the carrier (born claimed by the sending server). */
+    'carrier.send': { messageId: number };
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CarrierError(`carrier did not answer in ${ms} ms`, 'timeout', false)),
+      ms,
+    );
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The send path: a message is stored, charged (its bill, in the same transaction, idempotently by its
+ * smsId) and its carrier job born claimed by this server before the carrier sees it; the job runs
+ * right after the commit. Transient carrier errors are retried by the jobs module; a permanent one,
+ * or the last failed try, fails the message and refunds its charge once. Late status reports land here too.
+ */
+export function createSendPath(deps: {
+  db: Database;
+  jobs: Jobs;
+  carrier: CarrierPort;
+  media: MediaService;
+  realtime: RealtimeHub;
+  rules: SendingRules;
+  log: FastifyBaseLogger;
+  options: SendOptions;
+}) {
+  const { db, jobs, carrier, media, realtime, rules, log, options } = deps;
+  /** Rows of fresh sends whose born-claimed job is about to run here (saves reading them back). */
+  const fresh = new Map<number, MessageRow>();
+
+  const refused = (retcode: Retcode, detail?: string): SendResult => ({
+    kind: 'refused',
+    retcode,
+    ...(detail ? { detail } : {}),
+  });
+
+  async function send(sender: Sender, p: SendPayload): Promise<SendResult> {
+    const { accountId } = sender;
+    const existing = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
+    if (existing) return { kind: 'repeat', row: existing };
+
+    const verdict = await rules.check(sender, p);
+    if (!verdict.ok) return refused(verdict.retcode, verdict.detail);
+    const { own, dest, charge, segments, isNew } = verdict.plan;
+
+    try {
+      const outcome = await db.tx(async (tx) => {
+        const { applied } = await ledger.apply(tx, {
+          accountId,
+          type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
+          charge: negMinor(charge),
+          options: {
+            direction: 'out',
+            from: own.fullNumber,
+            to: dest.full,
+            type: p.msgType,
+            count: segments,
+            countryCode: dest.telCode,
+          },
+          idempotencyKey: idemKey('msg', accountId, p.smsId),
+        });
+        if (!applied) {
+          // a twin of this send (same smsId) committed first
+          const twin = await messagesRepo.bySmsId(tx, accountId, p.smsId);
+          if (!twin) throw new Error(`charge of ${p.smsId} exists without its message`);
+          return { kind: 'repeat' as const, row: twin };
+        }
+        let mediaUrl = '';
+        if (p.msgType === 'mms') {
+          const bytes = p.fileBuffer instanceof Uint8Array ? p.fileBuffer : new Uint8Array(p.fileBuffer);
+          const saved = await media.save({
+            accountId,
+            kind: 'mms',
+            bytes,
+            allowed: constants.mmsMimeTypes,
+            maxBytes: constants.mmsMaxBytes,
+            fileName: p.fileName,
+            q: tx,
+          });
+          mediaUrl = saved.url;
+        }
+        const row = await messagesRepo.insert(tx, {
+          accountId,
+          ownFullNumber: own.fullNumber,
+          ownTelCode: own.telCode,
+          otherFullNumber: dest.full,
+          otherTelCode: dest.telCode,
+          direction: 'out',
+          type: p.msgType,
+          text: p.text ?? '',
+          media: mediaUrl,
+          status: constants.messageStatus.pending,
+          smsId: p.smsId,
+          charge,
+          segments,
+          carrier: carrier.name,
+        });
+        if (isNew) await rateEventsRepo.record(tx, newRecipientKey(accountId));
+        // born claimed by this server: it runs right after the commit, and another server takes it
+        // over only if this one dies (its lease is not renewed)
+        const job = await jobs.enqueueClaimed(
+          tx,
+          'carrier.send',
+          { messageId: row.id },
+          { dedupeKey: idemKey('carrier', row.id) },
+        );
+        return { kind: 'stored' as const, row, job };
+      });
+      if (outcome.kind === 'repeat') return outcome;
+      fresh.set(outcome.row.id, outcome.row);
+      jobs.run(outcome.job);
+      return { kind: 'stored', row: outcome.row };
+    } catch (err) {
+      if (isApiError(err)) return refused(err.retcode, err.detail);
+      throw err;
+    }
+  }
+
+  /** Fails a message (a status it does not have yet) and refunds its charge once; pushes the change. */
+  async function failMessage(row: MessageRow, retcode: Retcode, reason: string): Promise<void> {
+    const failed = await db.tx(async (tx) => {
+      const updated = await messagesRepo.setOutcome(tx, row.id, {
+        status: constants.messageStatus.failed,
+        retcode,
+        retmsg: reason.slice(0, 300),
+      });
+      if (!updated) return null;
+      if (row.charge > 0) {
+        await ledger.apply(tx, {
+          accountId: row.accountId,
+          type: constants.billTypes.refund,
+          charge: row.charge,
+          options: {
+            direction: 'out',
+            from: row.ownFullNumber,
+            to: row.otherFullNumber,
+            type: row.type,
+            count: row.segments,
+            successCount: 0,
+          },
+          idempotencyKey: idemKey('msg-refund', row.id),
+        });
+      }
+      return updated;
+    });
+    if (failed) realtime.emitMessage(failed);
+  }
+
+  /** The carrier job: hands a pending message to the carrier once. */
+  async function handOver({ messageId }: { messageId: number }): Promise<void> {
+    const known = fresh.get(messageId);
+    fresh.delete(messageId);
+    const row = known ?? (await messagesRepo.byId(db.q, messageId));
+    if (!row || row.status !== constants.messageStatus.pending) return;
+    const ids = row.media
+      .split(',')
+      .map((u) => mediaIdFromUrl(u.trim()))
+      .filter((x): x is string => !!x);
+    const types = await media.types(ids);
+    let accepted: { id: string };
+    try {
+      accepted = await withTimeout(
+        carrier.sendMessage({
+          from: row.ownFullNumber,
+          to: row.otherFullNumber,
+          text: row.text,
+          media: ids.map((id) => ({ id, mime: types.get(id) ?? 'application/octet-stream' })),
+          idempotencyKey: `msg-${row.id}`,
+        }),
+        options.carrierTimeoutMs,
+      );
+    } catch (err) {
+      if (err instanceof CarrierError && err.permanent) {
+        log.warn({ err, messageId: row.id }, 'message refused by the carrier');
+        return failMessage(row, err.retcode ?? 300036, err.message);
+      }
+      throw err; // transient: the jobs module tries again, then calls onFailed
+    }
+    const sent = await messagesRepo.setOutcome(db.q, row.id, {
+      status: constants.messageStatus.sent,
+      carrier: carrier.name,
+      carrierId: accepted.id,
+    });
+    if (sent) realtime.emitMessage(sent);
+  }
+
+  jobs.define('carrier.send', handOver, {
+    maxAttempts: options.maxAttempts,
+    backoffMs: (attempt) => options.retryDelayMs * 2 ** (attempt - 1),
+    timeoutMs: options.carrierTimeoutMs + 10_000,
+    async prepare(payloads) {
+      const rows = await messagesRepo.byIds(
+        db.q,
+        payloads.map((p) => p.messageId),
+      );
+      for (const row of rows) fresh.set(row.id, row);
+    },
+    async onFailed({ messageId }, err) {
+      fresh.delete(messageId);
+      const row = await messagesRepo.byId(db.q, messageId);
+      if (!row || row.status === constants.messageStatus.failed) return;
+      log.warn({ err, messageId }, 'message failed');
+      await failMessage(row, (err instanceof CarrierError && err.retcode) || 300036, err.message);
+    },
+  });
+
+  return {
+    send,
+
+    /** A resent smsId whose message is still pending: run its job now if it waits (a retry, or one left by a crash). */
+    async resume(row: MessageRow): Promise<void> {
+      if (row.status === constants.messageStatus.pending) await jobs.runByKey(idemKey('carrier', row.id));
+    },
+
+    /** A delivery report: a late failure fails a sent message and refunds it; 'sent'/'delivered' confirm a pending one. */
+    async status(u: StatusUpdate): Promise<void> {
+      const row = await messagesRepo.byCarrierId(db.q, u.carrierId);
+      if (!row) return;
+      if (u.status === 'failed') {
+        await failMessage(row, u.retcode ?? 300036, u.reason ?? `carrier error ${u.errorCode ?? ''}`.trim());
+      } else if (row.status === constants.messageStatus.pending) {
+        const sent = await messagesRepo.setOutcome(db.q, row.id, { status: constants.messageStatus.sent });
+        if (sent) realtime.emitMessage(sent);
+      }
+    },
+  };
+}
