@@ -24,6 +24,52 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // The server's layers (docs/architecture.md): routes and the socket layer call services only; services
+  // call repositories (all SQL) and get the database facade for transactions from deps, never Kysely.
+  {
+    files: ['apps/server/src/routes/**', 'apps/server/src/realtime/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'], message: 'Routes and the socket layer call services; the database stays behind them.' },
+            { group: ['**/db', '**/db/*'], message: 'Routes and the socket layer call services; the database stays behind them.' },
+            { group: ['**/repositories', '**/repositories/*'], message: 'Routes and the socket layer call services, not repositories.' },
+            { group: ['**/jobs/*'], message: 'Use app.deps.jobs.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // the database facade reaches services (for db.tx), but building SQL on it is the repositories' job
+    files: ['apps/server/src/services/**', 'apps/server/src/jobs/**', 'apps/server/src/routes/**', 'apps/server/src/realtime/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto|with|withRecursive|executeQuery)$/]',
+          message: 'SQL lives in src/repositories: call a repository function.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/services/**', 'apps/server/src/jobs/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'], message: 'SQL lives in src/repositories; services call repository functions.' },
+            { group: ['**/db/*'], message: 'Only the facade types of src/db (Database, Q, Tx) reach services.' },
+            { group: ['**/db'], allowTypeImports: true, message: 'Services get the database from deps; import its types only.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/cli/**', 'scripts/**', '**/scripts/**', 'bench/**', '**/build.mjs', 'e2e/**'],
     rules: { 'no-console': 'off' },

@@ -29,7 +29,8 @@ import { openPostgres } from '../apps/server/src/db/postgres';
 import { migrate } from '../apps/server/src/db/migrate';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
-import { ledgerRepo } from '../apps/server/src/repositories/ledger';
+import { ledger } from '../apps/server/src/repositories/ledger';
+import { raw } from '../apps/server/src/db/raw';
 import { createSessionService } from '../apps/server/src/services/sessions';
 import { assignNumber } from '../apps/server/src/services/numbers';
 
@@ -141,7 +142,7 @@ async function openDb(): Promise<{ db: Database; dataDir: string; cleanup(): Pro
       db,
       dataDir,
       async cleanup() {
-        await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await raw(db.q, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await db.close();
         rmSync(dataDir, { recursive: true, force: true });
       },
@@ -160,14 +161,11 @@ async function openDb(): Promise<{ db: Database; dataDir: string; cleanup(): Pro
 
 async function makeAccount(db: Database, email: string, number: string, balance: number) {
   return db.tx(async (q) => {
-    const [row] = await q.query<{ id: number }>(
-      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
-      [email],
-    );
+    const [row] = await raw<{ id: number }>(q, `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`, [email]);
     const id = row!.id;
     await assignNumber(q, { accountId: id, number });
     if (balance) {
-      await ledgerRepo.apply(q, {
+      await ledger.apply(q, {
         accountId: id,
         type: constants.billTypes.adjustment,
         charge: toMinor(balance),
@@ -184,7 +182,8 @@ async function seedMessages(db: Database, accountId: number, own: string, bigOth
   const now = Date.now();
   const monthStart = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), 1);
   const step = Math.max(1, Math.min(1000, Math.floor((now - monthStart - 2000) / (MESSAGES + 1))));
-  await db.query(
+  await raw(
+    db.q,
     `INSERT INTO messages (account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction, type,
                            text, media, status, sms_id, date, charge, segments)
      SELECT $1, $2, '1', CASE WHEN g <= 5000 THEN $3 ELSE '1212' || lpad(((g - 5001) / 10)::text, 7, '0') END, '1',
@@ -194,7 +193,8 @@ async function seedMessages(db: Database, accountId: number, own: string, bigOth
        FROM generate_series(1, ${MESSAGES}) AS g`,
     [accountId, own, bigOther, now - 1000, step],
   );
-  await db.query(
+  await raw(
+    db.q,
     `INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
      SELECT DISTINCT ON (own_full_number, other_full_number) account_id, own_full_number, other_full_number, date, date, id
        FROM messages WHERE account_id = $1 ORDER BY own_full_number, other_full_number, date DESC`,

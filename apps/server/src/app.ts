@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
@@ -6,42 +7,60 @@ import { constants } from '@numa/contract';
 import { Redis } from 'ioredis';
 import { openDatabase, type Database } from './db';
 import { isDev, type Env } from './env';
+import { createJobs, type JobsOptions } from './jobs';
 import { brandResolver } from './lib/brand';
+import { systemClock, type Clock } from './lib/clock';
 import { ApiError } from './lib/errors';
+import { isLoopbackHost } from './lib/net';
 import { defaultWebDist } from './lib/paths';
-import type { CarrierPort } from './providers/carrier/port';
+import contextPlugin from './plugins/context';
+import errorsPlugin, { frameworkErrors } from './plugins/errors';
+import headersPlugin from './plugins/headers';
+import webPlugin from './plugins/web';
 import { createCarrier } from './providers/carrier';
+import type { CarrierPort } from './providers/carrier/port';
 import type { MailPort } from './providers/mail/port';
 import { SimulatedMail } from './providers/mail/simulator';
 import { SmtpMail } from './providers/mail/smtp';
-import contextPlugin from './plugins/context';
-import errorsPlugin from './plugins/errors';
-import webPlugin from './plugins/web';
-import authRoutes from './routes/auth';
-import contactRoutes from './routes/contacts';
-import verifyRoutes from './routes/verify';
-import profileRoutes from './routes/profile';
-import inviteRoutes from './routes/invite';
-import mediaRoutes from './routes/media';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
-import { createMediaService } from './services/media';
-import path from 'node:path';
-import catalogueRoutes from './routes/catalogue';
-import devRoutes from './routes/dev';
-import healthRoutes from './routes/health';
-import { createCaptchaService } from './services/captcha';
-import { createCodeService } from './services/codes';
-import { createSessionService } from './services/sessions';
-import type { Deps } from './types';
-import chatRoutes from './routes/chats';
-import carrierRoutes from './routes/carrier';
-import realtimePlugin from './realtime';
-import { RealtimeHub } from './realtime/hub';
-import { createChatService, type ChatOptions } from './services/chats';
-import { seedDemoIfNew } from './services/demo';
 import { NoSpeechToText } from './providers/stt/none';
 import type { SttPort } from './providers/stt/port';
+import realtimePlugin from './realtime';
+import { RealtimeHub } from './realtime/hub';
+import authRoutes from './routes/auth';
+import carrierRoutes from './routes/carrier';
+import catalogueRoutes from './routes/catalogue';
+import chatRoutes from './routes/chats';
+import contactRoutes from './routes/contacts';
+import devRoutes from './routes/dev';
+import healthRoutes from './routes/health';
+import inviteRoutes from './routes/invite';
+import mediaRoutes from './routes/media';
+import profileRoutes from './routes/profile';
+import verifyRoutes from './routes/verify';
+import { createAccountService } from './services/accounts';
+import { createCaptchaService } from './services/captcha';
+import { createCatalogueService } from './services/catalogue';
+import { createChatService, type ChatOptions } from './services/chats';
+import { createContactService } from './services/contacts';
+import { createDemoService } from './services/demo';
+import { createDevService } from './services/dev';
+import { createHealthService } from './services/health';
+import { createInviteService } from './services/invite';
+import { createLimits } from './services/limits';
+import { createMediaService } from './services/media';
+import { createNumbersService } from './services/numbers';
+import { createOperatorService } from './services/operator';
+import { createPowService } from './services/pow';
+import { createPricing } from './services/pricing';
+import { createProfileService } from './services/profile';
+import { registerPurges } from './services/purges';
+import { createReviewService } from './services/review';
+import { createSessionService } from './services/sessions';
+import { createSigninService } from './services/signin';
+import { createVerifyService } from './services/verify';
+import type { Deps } from './types';
 
 export interface BuildOptions {
   env: Env;
@@ -51,8 +70,12 @@ export interface BuildOptions {
   carrier?: CarrierPort;
   mediaStore?: MediaStorePort;
   stt?: SttPort;
-  /** Chat tuning (tests: short leases, small abuse limits). */
+  /** Chat tuning (tests: short retry delays, small abuse limits). */
   chats?: Partial<ChatOptions>;
+  /** Jobs tuning (tests: short leases and polls). */
+  jobs?: Partial<JobsOptions>;
+  /** Where time comes from (tests move a ManualClock). */
+  clock?: Clock;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -70,6 +93,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
+    frameworkErrors,
   });
 
   const db = opts.db ?? (await openDatabase(env));
@@ -79,34 +103,75 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
   const carrier: CarrierPort = opts.carrier ?? createCarrier(env, app.log);
   if (!dev && mail.name === 'simulator') app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
+  if (dev && !isLoopbackHost(env.HOST)) {
+    app.log.warn(
+      { host: env.HOST, nodeEnv: env.NODE_ENV },
+      `DEVELOPMENT MODE ON A NETWORK ADDRESS (HOST=${env.HOST}): the simulators and demo accounts are reachable from other machines. ` +
+        'The /dev routes (codes, captcha answers) still answer loopback requests only. Set NODE_ENV=production for a real deployment, or HOST=127.0.0.1.',
+    );
+  }
 
+  const clock = opts.clock ?? systemClock;
+  // an embedded database is this process's alone: any job lease in it at start is a dead process's
+  const jobs = createJobs({ db, clock, log: app.log, options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs } });
   const media = createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
+  const pricing = createPricing(db);
   const realtime = new RealtimeHub();
+  const sessions = createSessionService(db);
+  const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
+  const stt = opts.stt ?? new NoSpeechToText();
+  const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const deps: Deps = {
     env,
     dev,
-    db,
-    mail,
-    carrier,
+    clock,
     brandOf: brandResolver(env.BRAND_HOSTS, env.DEFAULT_BRAND),
-    sessions: createSessionService(db),
-    codes: createCodeService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR }),
-    captcha: createCaptchaService(db),
-    captchaNext: new Map(),
-    media,
+    carrier,
+    mail,
+    stt,
     realtime,
-    stt: opts.stt ?? new NoSpeechToText(),
-    chats: createChatService({ db, carrier, media, realtime, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
+    jobs,
+    pricing,
+    accounts: createAccountService(db),
+    captcha: createCaptchaService(db, pow),
+    captchaNext: new Map(),
+    catalogue: createCatalogueService(db),
+    chats: createChatService({ db, jobs, carrier, media, realtime, pricing, stt, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
+    contacts: createContactService(db),
+    demo: createDemoService(db),
+    devTools: createDevService(db),
+    health: createHealthService(db),
+    invite: createInviteService(db),
+    limits: createLimits({ env, log: app.log }),
+    media,
+    numbers: createNumbersService(db),
+    operator: createOperatorService(db),
+    pow,
+    profile: createProfileService(db, media, app.log),
+    review: createReviewService(db, media),
+    sessions,
+    signin,
+    verify: createVerifyService(db, signin),
   };
+  registerPurges(jobs, db, clock);
   app.decorate('deps', deps);
   // dev start on a new database: the demo accounts (npm run seed:demo does the same on demand)
   if (env.NODE_ENV === 'development') {
-    const seeded = await seedDemoIfNew(db);
+    const seeded = await deps.demo.seedIfNew();
     if (seeded) app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
   }
 
+  // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
+  app.addHook('onReady', async () => {
+    await jobs.start();
+  });
+  app.addHook('preClose', async () => {
+    await jobs.stop();
+  });
+
   await app.register(contextPlugin);
   await app.register(errorsPlugin);
+  await app.register(headersPlugin);
 
   const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
   await app.register(rateLimit, {
@@ -138,6 +203,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await mail.close?.();
     await carrier.close?.();
     redis?.disconnect();
+    deps.limits.close();
     if (ownsDb) await db.close();
   });
   return app;

@@ -28,7 +28,12 @@ const hostTable = z
  */
 export const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  HOST: z.string().default('0.0.0.0'),
+  /**
+   * Where to listen. Default: 127.0.0.1 (this machine only) unless NODE_ENV=production, where it is
+   * 0.0.0.0. A non-production start on another address is warned about at start (the simulators and
+   * demo accounts are then reachable from the network; the /dev routes still answer loopback only).
+   */
+  HOST: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Local data: the embedded database (`pg/`) and media files (`media/`). */
@@ -60,6 +65,32 @@ export const EnvSchema = z.object({
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).default('numa'),
   /** The built web client; served with a fallback to index.html. */
   WEB_DIST: z.string().optional(),
+  /**
+   * Page origins allowed to open the chat socket besides the server's own hosts (comma-separated,
+   * `https://app.example.com`): a socket whose browser Origin is neither the host it connects to,
+   * nor a BRAND_HOSTS host of the same brand, nor listed here is refused (100003).
+   */
+  ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const out: string[] = [];
+      for (const item of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+        let origin: string | null = null;
+        try {
+          const u = new URL(item);
+          if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === item.replace(/\/$/, '').toLowerCase()) origin = u.origin;
+        } catch {
+          origin = null;
+        }
+        if (!origin) {
+          ctx.addIssue({ code: 'custom', message: `ALLOWED_ORIGINS entry "${item}" is not an origin like https://app.example.com` });
+          return z.NEVER;
+        }
+        out.push(origin);
+      }
+      return out;
+    }),
   /** Trust X-Forwarded-* from a load balancer. */
   TRUST_PROXY: bool.default(false),
   /** Largest JSON body, bytes. */
@@ -69,11 +100,39 @@ export const EnvSchema = z.object({
    * one address (a corporate proxy, an end-to-end test run); per-address limits are not affected.
    */
   IP_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(10_000).default(1),
+  /**
+   * Proof of work of the captcha (services/pow.ts): the highest counter the client may have to find
+   * (SHA-256 digests; on average 3/4 of it). 30,000 is about half a second in a browser's worker and
+   * is done while the person reads the picture.
+   */
+  CAPTCHA_POW_MAX: z.coerce.number().int().min(2).max(10_000_000).default(30_000),
+  /*
+   * Flood limits (services/limits.ts): token buckets with a steady rate and a burst allowance. The
+   * README's Configuration section explains how to tune them.
+   */
+  /** Socket events one socket may send per second, steady. */
+  SOCKET_EVENTS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(5),
+  /** Events a socket may send above the steady rate; refilled over 10 s. */
+  SOCKET_EVENTS_BURST: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  /** Socket events one account may send per second over all its sockets (all servers with Redis). */
+  ACCOUNT_EVENTS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(10),
+  /** Events an account may send above its steady rate; refilled over 10 s. */
+  ACCOUNT_EVENTS_BURST: z.coerce.number().int().min(0).max(1_000_000).default(40),
+  /** Refused events in a row after which a socket is disconnected as a flooder. */
+  SOCKET_FLOOD_STRIKES: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Seconds a disconnected flooder's token is refused at the handshake (100015). */
+  SOCKET_FLOOD_HOLD_SECONDS: z.coerce.number().int().min(1).max(86_400).default(30),
+  /** Weighted points of authenticated HTTP calls one account may spend per second, steady (a list read costs more than one). */
+  ACCOUNT_CALLS_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(10),
+  /** Points an account may spend above its steady rate; refilled over 60 s. */
+  ACCOUNT_CALLS_BURST: z.coerce.number().int().min(0).max(1_000_000).default(300),
+  /** Socket handshakes per IP per minute (multiplied by IP_RATE_LIMIT_FACTOR), checked before the token is looked up. */
+  SOCKET_CONNECTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
   /** Check every response against the contract (on in tests). */
   VALIDATE_RESPONSES: bool.optional(),
 });
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = Omit<z.infer<typeof EnvSchema>, 'HOST'> & { HOST: string };
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const result = EnvSchema.safeParse(source);
@@ -81,7 +140,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid environment:\n${lines}`);
   }
-  return result.data;
+  const env = result.data;
+  return { ...env, HOST: env.HOST ?? (env.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1') };
 }
 
 export const isDev = (env: Env) => env.NODE_ENV !== 'production';

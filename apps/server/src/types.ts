@@ -1,40 +1,82 @@
 import type { Brand, Lang, LanguageCode } from '@numa/contract';
-import type { Database } from './db';
-import type { Env } from './env';
-import type { MailPort } from './providers/mail/port';
-import type { CarrierPort } from './providers/carrier/port';
-import type { CaptchaService } from './services/captcha';
-import type { CodeService } from './services/codes';
-import type { SessionService } from './services/sessions';
 import type { FastifyRequest } from 'fastify';
+import type { Env } from './env';
+import type { Jobs } from './jobs';
 import type { BrandResolver } from './lib/brand';
-import type { MediaService } from './services/media';
-import type { ChatService } from './services/chats';
-import type { RealtimeHub } from './realtime/hub';
+import type { Clock } from './lib/clock';
+import type { CarrierPort } from './providers/carrier/port';
+import type { MailPort } from './providers/mail/port';
 import type { SttPort } from './providers/stt/port';
+import type { RealtimeHub } from './realtime/hub';
+import type { AccountService } from './services/accounts';
+import type { CaptchaService } from './services/captcha';
+import type { CatalogueService } from './services/catalogue';
+import type { ChatService } from './services/chats';
+import type { ContactService } from './services/contacts';
+import type { DemoService } from './services/demo';
+import type { DevService } from './services/dev';
+import type { HealthService } from './services/health';
+import type { InviteService } from './services/invite';
+import type { Limits } from './services/limits';
+import type { MediaService } from './services/media';
+import type { NumbersService } from './services/numbers';
+import type { OperatorService } from './services/operator';
+import type { PowService } from './services/pow';
+import type { Pricing } from './services/pricing';
+import type { ProfileService } from './services/profile';
+import type { ReviewService } from './services/review';
+import type { SessionService } from './services/sessions';
+import type { SigninService } from './services/signin';
+import type { VerifyService } from './services/verify';
 
-/** What the app is made of; built once in app.ts, reachable as `app.deps`. */
+/**
+ * What the app is made of, built once in app.ts and reachable as `app.deps`: configuration, the
+ * clock, providers, the jobs queue and one service per area. Routes and the socket layer call these
+ * services only; the database is not among them (services hold it; lint keeps it out of routes).
+ */
 export interface Deps {
   env: Env;
   dev: boolean;
-  db: Database;
-  mail: MailPort;
-  carrier: CarrierPort;
+  clock: Clock;
   brandOf: BrandResolver;
-  sessions: SessionService;
-  codes: CodeService;
+  // providers
+  carrier: CarrierPort;
+  mail: MailPort;
+  stt: SttPort;
+  /** Pushes stored messages to the sockets of an account (on every server with the Redis adapter). */
+  realtime: RealtimeHub;
+  /** The one queue for work that runs later or on a schedule. */
+  jobs: Jobs;
+  /** What anything costs, per brand. */
+  pricing: Pricing;
+  // services, by area
+  accounts: AccountService;
   captcha: CaptchaService;
   /**
    * What a solved captcha may lead to (confirmCaptcha's `nextApi`), by path. Areas that offer a
    * captcha-protected call register it here; `params` are that call's own input, validated by it.
    */
   captchaNext: Map<string, CaptchaNext>;
-  media: MediaService;
-  /** Messages: sending rules, storing and charging, the carrier work queue, inbound delivery. */
+  catalogue: CatalogueService;
+  /** Messages: sending rules, storing and charging, the carrier job, inbound delivery, the chat screen's reads. */
   chats: ChatService;
-  /** Pushes stored messages to the sockets of an account (on every server with the Redis adapter). */
-  realtime: RealtimeHub;
-  stt: SttPort;
+  contacts: ContactService;
+  demo: DemoService;
+  devTools: DevService;
+  health: HealthService;
+  invite: InviteService;
+  /** Flood limits of sockets and accounts (token buckets, before any database work). */
+  limits: Limits;
+  media: MediaService;
+  numbers: NumbersService;
+  operator: OperatorService;
+  /** Proof of work that goes with each captcha drawing (the calls that send codes check it). */
+  pow: PowService;
+  profile: ProfileService;
+  review: ReviewService;
+  sessions: SessionService;
+  signin: SigninService;
+  verify: VerifyService;
 }
 
 export type CaptchaNext = (p: { req: FastifyRequest; ctx: RequestContext; params: Record<string, unknown> }) => Promise<unknown>;

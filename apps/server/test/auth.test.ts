@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retmsg } from '@numa/contract';
 import { buildApp } from '../src/app';
-import { client, lastCode, newCaptchaId, openTestDb, signIn, solveCaptcha, startTestApp, testDbKind, testEnv, type TestApp } from './helpers';
+import { captchaProof, client, lastCode, newCaptchaId, openTestDb, signIn, solveCaptcha, solvePow, startTestApp, testDbKind, testEnv, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,15 +14,16 @@ afterAll(async () => {
 const email = (name: string) => `${name}.${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 describe(`sign-in and sessions (${testDbKind})`, () => {
-  it('draws captchas as SVG and refuses a malformed id', async () => {
+  it('draws raster captchas with a proof-of-work challenge and refuses a malformed id', async () => {
     const c = client(t.app);
     const id = newCaptchaId();
     const res = await c.get('/web/captcha', { captchaId: id });
     expect(res.status).toBe(200);
     expect(res.body.retcode).toBe(0);
-    expect(res.body.data.svg).toMatch(/^<svg[\s\S]*<\/svg>$/);
+    expect(res.body.data.image).toMatch(/^data:image\/webp;base64,/);
+    expect(res.body.data.pow.parameters.data).toEqual({ cid: id });
     const again = await c.get('/web/genCaptcha', { captchaId: id });
-    expect(again.body.data.svg).not.toBe(res.body.data.svg);
+    expect(again.body.data.image).not.toBe(res.body.data.image);
     const bad = await c.get('/web/captcha', { captchaId: 'x' });
     expect(bad.status).toBe(400);
     expect(bad.body.retcode).toBe(100001);
@@ -36,13 +37,14 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     expect(none.status).toBe(400);
 
     const captchaId = newCaptchaId();
-    await solveCaptcha(t.app, captchaId);
-    const wrong = await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: 'zzzz' });
+    const first = await captchaProof(t.app, captchaId);
+    const wrong = await c.post('/web/preLogin', { email: addr, ...first, inputCaptcha: 'zzzz' });
     expect(wrong.body.retcode).toBe(100020);
-    expect(wrong.body.data.svg).toContain('<svg');
-    // a captcha is spent after one try, right or wrong: the new drawing has a new answer
+    expect(wrong.body.data.image).toMatch(/^data:image\/webp;base64,/);
+    // a captcha is spent after one try, right or wrong: the new drawing has a new answer and a new challenge
     const answer = (await t.app.inject({ url: `/dev/captcha?captchaId=${captchaId}` })).json().text as string;
-    const ok = await c.post('/web/preLogin', { email: addr.toUpperCase(), captchaId, inputCaptcha: answer.toUpperCase() });
+    const pow = await solvePow(wrong.body.data.pow);
+    const ok = await c.post('/web/preLogin', { email: addr.toUpperCase(), captchaId, inputCaptcha: answer.toUpperCase(), pow });
     expect(ok.body).toMatchObject({ retcode: 0, data: { codeLength: 6, resendAfter: 60, expiresIn: 600 } });
     const code = await lastCode(t.app, addr);
     expect(code).toMatch(/^\d{6}$/);
@@ -53,10 +55,10 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
   it('sends 4-digit codes by phone and refuses numbers that cannot exist', async () => {
     const c = client(t.app);
     let captchaId = newCaptchaId();
-    const bad = await c.post('/web/preLogin', { telCode: '1', phone: '12345', captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    const bad = await c.post('/web/preLogin', { telCode: '1', phone: '12345', ...(await captchaProof(t.app, captchaId)) });
     expect(bad.body.retcode).toBe(100007);
     captchaId = newCaptchaId();
-    const res = await c.post('/web/preLogin', { telCode: '1', phone: '4155550142', captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    const res = await c.post('/web/preLogin', { telCode: '1', phone: '4155550142', ...(await captchaProof(t.app, captchaId)) });
     expect(res.body).toMatchObject({ retcode: 0, data: { codeLength: 4 } });
     expect(await lastCode(t.app, '+14155550142')).toMatch(/^\d{4}$/);
   });
@@ -65,9 +67,9 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const c = client(t.app);
     const addr = email('bob');
     let captchaId = newCaptchaId();
-    await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
     captchaId = newCaptchaId();
-    const again = await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    const again = await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
     expect(again.status).toBe(429);
     expect(again.body.retcode).toBe(100015);
     expect(again.body.data.resendAfter).toBeGreaterThan(50);
@@ -78,13 +80,13 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const c = client(t.app);
     for (let i = 0; i < 5; i++) {
       const captchaId = newCaptchaId();
-      const res = await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+      const res = await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
       expect(res.body.retcode).toBe(0);
       // pretend the countdown passed
       await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [`%${addr}`]);
     }
     const captchaId = newCaptchaId();
-    const res = await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    const res = await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
     expect(res.body.retcode).toBe(100015);
   });
 
@@ -120,7 +122,7 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const c = client(t.app);
     const addr = email('dan');
     const captchaId = newCaptchaId();
-    await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
     const code = await lastCode(t.app, addr);
     const wrongCode = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 4; i++) {
@@ -136,11 +138,11 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const c = client(t.app);
     const addr = email('eve');
     const captchaId = newCaptchaId();
-    await c.post('/web/preLogin', { email: addr, captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId) });
+    await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
     const code = await lastCode(t.app, addr);
-    await t.db.query(`UPDATE verification_codes SET expires_at = now() - interval '1 second' WHERE address = $1`, [addr]);
+    await t.db.query(`UPDATE signin_codes SET expires_at = now() - interval '1 second' WHERE address = $1`, [addr]);
     expect((await c.post('/web/login', { email: addr, code })).body.retcode).toBe(100006);
-    await t.db.query(`UPDATE verification_codes SET expires_at = now() + interval '5 minutes' WHERE address = $1`, [addr]);
+    await t.db.query(`UPDATE signin_codes SET expires_at = now() + interval '5 minutes' WHERE address = $1`, [addr]);
     const [first, second] = await Promise.all([c.post('/web/login', { email: addr, code }), c.post('/web/login', { email: addr, code })]);
     expect([first.body.retcode, second.body.retcode].sort()).toEqual([0, 100006]);
   });

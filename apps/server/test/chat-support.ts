@@ -8,10 +8,10 @@ import {
   type ReceiveMessage,
   type ServerToClientEvents,
 } from '@numa/contract';
-import type { Queryable } from '../src/db';
-import { ledgerRepo } from '../src/repositories/ledger';
+import type { Q, Tx } from '../src/db';
+import { ledger } from '../src/repositories/ledger';
 import { assignNumber } from '../src/services/numbers';
-import { signIn, startTestApp, type TestApp } from './helpers';
+import { rawQuery, signIn, startTestApp, type TestApp } from './helpers';
 import type { BuildOptions } from '../src/app';
 
 export type ChatClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -49,8 +49,8 @@ export async function makeUser(
   return { c, accountId, email, token: c.token!, number: p.number.replace(/\D/g, '') };
 }
 
-export async function credit(q: Queryable, accountId: number, amount: number) {
-  await ledgerRepo.apply(q, {
+export async function credit(q: Tx, accountId: number, amount: number) {
+  await ledger.apply(q, {
     accountId,
     type: constants.billTypes.adjustment,
     charge: toMinor(amount),
@@ -144,16 +144,18 @@ export const textPayload = (from: string, to: string, text: string, extra: Recor
 });
 
 /** The balance in ten-thousandths and the account's bill rows, newest first. */
-export async function money(q: Queryable, accountId: number) {
-  const [a] = (await q.query<{ balance: number }>(`SELECT balance FROM accounts WHERE id = $1`, [
+export async function money(db: Q | { q: Q }, accountId: number) {
+  const q = 'q' in db ? db.q : db;
+  const [a] = (await rawQuery<{ balance: number }>(q, `SELECT balance FROM accounts WHERE id = $1`, [
     accountId,
   ])) as [{ balance: number }];
-  const bills = await q.query<{
+  const bills = await rawQuery<{
     type: number;
     charge: number;
     afterBalance: number;
     options: Record<string, unknown>;
   }>(
+    q,
     `SELECT type, charge, after_balance AS "afterBalance", options FROM ledger WHERE account_id = $1 ORDER BY id DESC`,
     [accountId],
   );

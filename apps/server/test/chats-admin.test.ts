@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { runAdmin } from '../src/cli/admin';
 import { openPglite } from '../src/db/pglite';
+import { withQuery } from './helpers';
 
 /** The operator's number commands and the demo seed, against an embedded database of their own. */
 let dir: string;
@@ -12,7 +13,7 @@ const saved = { ...process.env };
 beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'numa-numbers-'));
   cpSync(inject('pgliteTemplate'), path.join(dir, 'pg'), { recursive: true });
-  const db = await openPglite(path.join(dir, 'pg'));
+  const db = withQuery(await openPglite(path.join(dir, 'pg')));
   await db.query(
     `INSERT INTO accounts (brand, email) VALUES ('numa', 'holder@example.com'), ('numa', 'other@example.com'), ('wephone', 'holder@example.com')`,
   );

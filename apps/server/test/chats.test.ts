@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints, retmsg } from '@numa/contract';
+import { endpoints, minor, retmsg, zeroMinor } from '@numa/contract';
 import { messagesRepo } from '../src/repositories/messages';
 import { SttFailedError, type SttPort, type SttRequest } from '../src/providers/stt/port';
-import { monthStart } from '../src/routes/chats';
+import { monthStart } from '../src/services/chats/reads';
 import { client, startTestApp, type TestApp } from './helpers';
 import { credit, makeUser } from './chat-support';
 
@@ -62,7 +62,7 @@ async function stored(
       media: '',
       status: 0,
       smsId: `h-${accountId}-${date}-${text.length}-${Math.random().toString(36).slice(2, 8)}`,
-      charge: 0,
+      charge: zeroMinor,
       segments: 1,
       date,
     }),
@@ -74,7 +74,7 @@ describe('getVirtualPhoneList', () => {
     const u = await makeUser(t, { number: '+14155550201' });
     await t.db.tx(async (q) => {
       const { assignNumber } = await import('../src/services/numbers');
-      await assignNumber(q, { accountId: u.accountId, number: '+16135550202', planId: 7, monthRent: 40_900 });
+      await assignNumber(q, { accountId: u.accountId, number: '+16135550202', planId: 7, monthRent: minor(40_900) });
     });
     const res = await u.c.get(endpoints.getVirtualPhoneList.path);
     expect(res.body.retcode).toBe(0);

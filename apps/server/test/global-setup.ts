@@ -19,7 +19,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const migrations = readMigrations();
   const hash = createHash('sha256')
-    .update(migrations.map((m) => m.name + m.sql).join('\n'))
+    .update(migrations.map((m) => m.name + m.sql + m.seeds.map((s) => s.file + s.csv).join('')).join('\n'))
     .digest('hex')
     .slice(0, 16);
   const dir = path.join(os.tmpdir(), `numa-pglite-template-${hash}`);

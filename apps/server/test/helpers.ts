@@ -7,40 +7,57 @@ import { buildApp, type BuildOptions } from '../src/app';
 import { migrate } from '../src/db/migrate';
 import { openPglite } from '../src/db/pglite';
 import { openPostgres } from '../src/db/postgres';
-import type { Database } from '../src/db';
+import type { Database, Q } from '../src/db';
+import { raw } from '../src/db/raw';
 import { loadEnv, type Env } from '../src/env';
 import { SimulatedMail } from '../src/providers/mail/simulator';
+import { solveChallenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { CaptchaImage, PowChallenge } from '@numa/contract';
 
 /** Which database this run proves: PGlite by default, PostgreSQL when the project sets NUMA_TEST_DB. */
 export const testDbKind = process.env.NUMA_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
+/** A hand-written statement on a handle (the database root or a transaction): tests read and poke rows with it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever they assert
+export const rawQuery = <T = any>(q: Q, text: string, params: readonly unknown[] = []) => raw<T>(q, text, params);
+
+export type TestDb = Database & {
+  drop(): Promise<void>;
+  /** A hand-written statement on the database root. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever they assert
+  query<T = any>(text: string, params?: readonly unknown[]): Promise<T[]>;
+};
+
+/** Adds the test-only raw `query` to a database. */
+export const withQuery = <D extends Database>(db: D): D & Pick<TestDb, 'query'> =>
+  Object.assign(db, { query: <T>(text: string, params: readonly unknown[] = []) => raw<T>(db.q, text, params) });
+
 /** A fresh, migrated database for one suite: a copy of the PGlite template, or a new PostgreSQL schema. */
-export async function openTestDb(): Promise<Database & { drop(): Promise<void> }> {
+export async function openTestDb(): Promise<TestDb> {
   if (testDbKind === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('NUMA_TEST_DB=postgres needs TEST_DATABASE_URL');
     const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const db = await openPostgres(url, { schema, max: 5 });
+    const db = withQuery(await openPostgres(url, { schema, max: 5 }));
     await migrate(db);
-    return {
-      ...db,
+    return Object.assign(db, {
       async drop() {
         await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
         await db.close();
       },
-    };
+    });
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'numa-pglite-'));
   cpSync(inject('pgliteTemplate'), dir, { recursive: true });
-  const db = await openPglite(dir);
+  const db = withQuery(await openPglite(dir));
   await migrate(db);
-  return {
-    ...db,
+  return Object.assign(db, {
     async drop() {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     },
-  };
+  });
 }
 
 /** Test servers keep their media under the OS temp folder, never in the repository's ./data. */
@@ -52,13 +69,15 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEB_DIST: '/nonexistent',
     DATA_DIR: testDataDir,
+    // the captcha's proof of work, small: suites sign in hundreds of times (its own test uses the default)
+    CAPTCHA_POW_MAX: '200',
     ...overrides,
   });
 }
 
 export interface TestApp {
   app: FastifyInstance;
-  db: Database & { drop(): Promise<void> };
+  db: TestDb;
   mail: SimulatedMail;
   close(): Promise<void>;
 }
@@ -116,9 +135,27 @@ export function client(app: FastifyInstance, host = 'localhost') {
 
 /** Reads the answer of a captcha from the dev route, as the E2E tests and newcomers do. */
 export async function solveCaptcha(app: FastifyInstance, captchaId: string, host = 'localhost'): Promise<string> {
-  await app.inject({ method: 'GET', url: `/web/genCaptcha?captchaId=${captchaId}`, headers: { host } });
+  return (await captchaProof(app, captchaId, host)).inputCaptcha;
+}
+
+/** Works out a proof-of-work challenge as the web client's worker does (altcha-lib); the contract's `pow`. */
+export async function solvePow(challenge: PowChallenge): Promise<string> {
+  const solution = await solveChallenge({ challenge, deriveKey });
+  if (!solution) throw new Error('proof of work not solved');
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+/**
+ * Draws a captcha and solves it as a person and their browser would: the answer from the dev route,
+ * the proof of work worked out. Spread it into preLogin or confirmCaptcha.
+ */
+export async function captchaProof(app: FastifyInstance, captchaId: string, host = 'localhost') {
+  // drawn from addresses of their own (30 drawings per address a minute), read back over loopback (dev route)
+  const remoteAddress = `10.250.${Math.floor(ipCounter / 250) % 250}.${(ipCounter++ % 250) + 1}`;
+  const drawn = await app.inject({ method: 'GET', url: `/web/genCaptcha?captchaId=${captchaId}`, headers: { host }, remoteAddress });
+  const image = (drawn.json() as { data: CaptchaImage }).data;
   const res = await app.inject({ method: 'GET', url: `/dev/captcha?captchaId=${captchaId}`, headers: { host } });
-  return (res.json() as { text: string }).text;
+  return { captchaId, inputCaptcha: (res.json() as { text: string }).text, pow: await solvePow(image.pow) };
 }
 
 /** The newest code sent to an address, from the dev outbox. */
@@ -135,9 +172,7 @@ export const newCaptchaId = () => `cap${Date.now().toString(36)}${(captchaSeq++)
 /** Signs in through preLogin and login, as a person would; returns the client holding the token. */
 export async function signIn(app: FastifyInstance, address: { email: string } | { telCode: string; phone: string }, host = 'localhost') {
   const c = client(app, host);
-  const captchaId = newCaptchaId();
-  const inputCaptcha = await solveCaptcha(app, captchaId, host);
-  const pre = await c.post('/web/preLogin', { ...address, captchaId, inputCaptcha });
+  const pre = await c.post('/web/preLogin', { ...address, ...(await captchaProof(app, newCaptchaId(), host)) });
   if (pre.body.retcode !== 0) throw new Error(`preLogin failed: ${JSON.stringify(pre.body)}`);
   const to = 'email' in address ? address.email : `${address.telCode}${address.phone}`;
   const code = await lastCode(app, to);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastCode, newCaptchaId, signIn, solveCaptcha, startTestApp, testDbKind, type TestApp } from './helpers';
+import { captchaProof, lastCode, newCaptchaId, signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -120,8 +120,7 @@ describe(`invite and redeem (${testDbKind})`, () => {
     expect(await balanceOf(inviter)).toBe(0);
 
     const phone = newPhone();
-    const captchaId = newCaptchaId();
-    const sent = await friend.post('/web/confirmCaptcha', { captchaId, inputCaptcha: await solveCaptcha(t.app, captchaId), nextApi: '/web/getVerifyCode', telcode: '1', phone });
+    const sent = await friend.post('/web/confirmCaptcha', { ...(await captchaProof(t.app, newCaptchaId())), nextApi: '/web/getVerifyCode', telcode: '1', phone });
     await friend.post('/web/validateCode', { verifyid: sent.body.data.verifyid, activationcode: await lastCode(t.app, `1${phone}`) });
     expect((await friend.post('/web/setPhoneForAccount', { telcode: '1', phone, verifyid: sent.body.data.verifyid })).body.retcode).toBe(0);
 

@@ -113,15 +113,15 @@ describe(`billing profile (${testDbKind})`, () => {
     const email = uniqueEmail('gate');
     const c = await signIn(t.app, { email });
     const id = await accountIdOf(email);
-    await expect(assertProfileReady(t.db, id)).rejects.toMatchObject({ retcode: 100023, data: { profileStatus: -1, needSetPhone: false } });
-    await expect(assertProfileReady(t.db, id, { needPhone: true })).rejects.toMatchObject({ retcode: 100023, data: { profileStatus: -1, needSetPhone: true } });
+    await expect(assertProfileReady(t.db.q, id)).rejects.toMatchObject({ retcode: 100023, data: { profileStatus: -1, needSetPhone: false } });
+    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).rejects.toMatchObject({ retcode: 100023, data: { profileStatus: -1, needSetPhone: true } });
     await c.post('/web/updateProfile', billing);
-    await expect(assertProfileReady(t.db, id)).rejects.toMatchObject({ data: { profileStatus: 1 } });
+    await expect(assertProfileReady(t.db.q, id)).rejects.toMatchObject({ data: { profileStatus: 1 } });
     await t.db.query(`UPDATE billing_profiles SET status = 2 WHERE account_id = $1`, [id]);
-    await expect(assertProfileReady(t.db, id)).resolves.toBeUndefined();
-    await expect(assertProfileReady(t.db, id, { needPhone: true })).rejects.toMatchObject({ data: { profileStatus: 2, needSetPhone: true } });
+    await expect(assertProfileReady(t.db.q, id)).resolves.toBeUndefined();
+    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).rejects.toMatchObject({ data: { profileStatus: 2, needSetPhone: true } });
     await t.db.query(`UPDATE accounts SET tel_code = '1', phone = '4153000001' WHERE id = $1`, [id]);
-    await expect(assertProfileReady(t.db, id, { needPhone: true })).resolves.toBeUndefined();
+    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).resolves.toBeUndefined();
     expect((await c.get('/web/getProfile')).body.data.needSetPhone).toBe(false);
   });
 

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../src/cli/admin';
 import { brandFlag, type OpenContext } from '../src/cli/context';
-import { createOperatorService } from '../src/services/operator';
 import { signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 const png = readFileSync(new URL('./fixtures/pixel.png', import.meta.url));
@@ -23,9 +22,11 @@ afterAll(async () => {
 /** The admin command on this suite's database (PGlite or PostgreSQL), as the server's socket runs it. */
 const open: OpenContext = async (flags, out) => ({
   env: t.app.deps.env,
-  db: t.db,
-  operator: createOperatorService(t.db),
+  demo: t.app.deps.demo,
   media: t.app.deps.media,
+  numbers: t.app.deps.numbers,
+  operator: t.app.deps.operator,
+  review: t.app.deps.review,
   brand: brandFlag(flags, t.app.deps.env),
   out,
   close: async () => {},

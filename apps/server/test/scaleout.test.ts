@@ -14,7 +14,7 @@ import type { Database } from '../src/db';
 import { createSessionService } from '../src/services/sessions';
 import { assignNumber } from '../src/services/numbers';
 import { SimulatedMail } from '../src/providers/mail/simulator';
-import { openTestDb, testDbKind, testEnv } from './helpers';
+import { openTestDb, rawQuery, testDbKind, testEnv, withQuery } from './helpers';
 import { connect, credit, inbox, money, textPayload, type ChatClientSocket } from './chat-support';
 
 /**
@@ -60,10 +60,9 @@ afterAll(() => {
 /** An account with a session (token), a number and a balance, made directly in the database. */
 async function account(db: Database, email: string, number: string, balance = 0) {
   return db.tx(async (q) => {
-    const [{ id }] = (await q.query<{ id: number }>(
-      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
-      [email],
-    )) as [{ id: number }];
+    const [{ id }] = (await rawQuery<{ id: number }>(q, `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`, [
+      email,
+    ])) as [{ id: number }];
     await assignNumber(q, { accountId: id, number });
     if (balance) await credit(q, id, balance);
     const { token } = await createSessionService(db).start(q, id, {});
@@ -132,7 +131,7 @@ describe.runIf(redisUp)('two servers in one process on one database, joined by R
 describe.runIf(redisUp && !!pgUrl)('two server processes on PostgreSQL and Redis', () => {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const schema = `scale_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  let db: Database;
+  let db: Database & { query(text: string, params?: readonly unknown[]): Promise<unknown[]> };
   const children: ChildProcess[] = [];
   const urls: string[] = [];
 
@@ -160,7 +159,7 @@ describe.runIf(redisUp && !!pgUrl)('two server processes on PostgreSQL and Redis
   }
 
   beforeAll(async () => {
-    db = await openPostgres(pgUrl!, { schema, max: 3 });
+    db = withQuery(await openPostgres(pgUrl!, { schema, max: 3 }));
     await migrate(db);
     const url = new URL(pgUrl!);
     url.searchParams.set('options', `-c search_path=${schema}`);

@@ -113,7 +113,8 @@ beforeAll(async () => {
       TWILIO_API_BASE_URL: fakeUrl,
       TWILIO_MESSAGING_SERVICE_SID: MSID,
     },
-    chats: { retryDelayMs: 20, pollMs: 50 },
+    chats: { retryDelayMs: 20 },
+    jobs: { pollMs: 50 },
   });
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, lastCode, newCaptchaId, signIn, solveCaptcha, startTestApp, testDbKind, type TestApp } from './helpers';
+import { captchaProof, client, lastCode, newCaptchaId, signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,9 +17,7 @@ type Client = Awaited<ReturnType<typeof signIn>>;
 
 /** Sends a verification code through the captcha, as the client does after 100010 / 100028. */
 async function sendThroughCaptcha(c: Client, nextApi: '/web/getVerifyCode' | '/web/requestToVerifyEmail', params: Record<string, unknown>) {
-  const captchaId = newCaptchaId();
-  const inputCaptcha = await solveCaptcha(t.app, captchaId);
-  return c.post('/web/confirmCaptcha', { captchaId, inputCaptcha, nextApi, ...params });
+  return c.post('/web/confirmCaptcha', { ...(await captchaProof(t.app, newCaptchaId())), nextApi, ...params });
 }
 
 async function verifyEmail(c: Client, email: string) {
@@ -155,10 +153,8 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
 
     // the same address on another brand is someone else's business
     const wephone = await signIn(t.app, { email: uniqueEmail('wp') }, 'wephone.localhost');
-    const captchaId = newCaptchaId();
     const other = await wephone.post('/web/confirmCaptcha', {
-      captchaId,
-      inputCaptcha: await solveCaptcha(t.app, captchaId, 'wephone.localhost'),
+      ...(await captchaProof(t.app, newCaptchaId(), 'wephone.localhost')),
       nextApi: '/web/requestToVerifyEmail',
       email: ownerEmail,
     });
@@ -194,16 +190,14 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
 
   it('confirmCaptcha refuses a wrong captcha, bad parameters and a missing session for the verify calls', async () => {
     const c = await signIn(t.app, { email: uniqueEmail('cc') });
-    const captchaId = newCaptchaId();
-    await solveCaptcha(t.app, captchaId);
-    const wrong = await c.post('/web/confirmCaptcha', { captchaId, inputCaptcha: 'zzzz', nextApi: '/web/requestToVerifyEmail', email: uniqueEmail('w') });
+    const proof = await captchaProof(t.app, newCaptchaId());
+    const wrong = await c.post('/web/confirmCaptcha', { ...proof, inputCaptcha: 'zzzz', nextApi: '/web/requestToVerifyEmail', email: uniqueEmail('w') });
     expect(wrong.body.retcode).toBe(100020);
-    expect(wrong.body.data.svg).toContain('<svg');
+    expect(wrong.body.data.image).toMatch(/^data:image\/webp;base64,/);
     expect((await sendThroughCaptcha(c, '/web/getVerifyCode', { telcode: '1' })).body.retcode).toBe(100001);
     expect((await sendThroughCaptcha(c, '/web/getVerifyCode', { telcode: '1', phone: newPhone(), extra: 1 })).body.retcode).toBe(100001);
     const anon = client(t.app);
-    const id2 = newCaptchaId();
-    const res = await anon.post('/web/confirmCaptcha', { captchaId: id2, inputCaptcha: await solveCaptcha(t.app, id2), nextApi: '/web/getVerifyCode', telcode: '1', phone: newPhone() });
+    const res = await anon.post('/web/confirmCaptcha', { ...(await captchaProof(t.app, newCaptchaId())), nextApi: '/web/getVerifyCode', telcode: '1', phone: newPhone() });
     expect(res.body.retcode).toBe(100012);
   });
 });

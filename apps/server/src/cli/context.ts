@@ -1,19 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BrandId, fromMinor, type Brand } from '@numa/contract';
-import { openDatabase, type Database } from '../db';
+import { openDatabase } from '../db';
 import { loadEnv, type Env } from '../env';
-import { createOperatorService } from '../services/operator';
-import { createMediaService, type MediaService } from '../services/media';
 import { LocalMediaStore } from '../providers/media/local';
-import type { Account } from '../repositories/accounts';
+import type { Account } from '../services/accounts';
+import { createDemoService } from '../services/demo';
+import { createMediaService } from '../services/media';
+import { createNumbersService } from '../services/numbers';
+import { createOperatorService } from '../services/operator';
+import { createReviewService } from '../services/review';
+import type { Deps } from '../types';
 
-/** What a command gets: the database, the operator service, and the brand chosen with --brand. */
-export interface CliContext {
+/** What a command gets: the services it works with, and the brand chosen with --brand. */
+export interface CliContext extends Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'review'> {
   env: Env;
-  db: Database;
-  operator: ReturnType<typeof createOperatorService>;
-  media: MediaService;
   brand: BrandId;
   out: (line?: string) => void;
 }
@@ -65,7 +66,17 @@ export const openLocal: OpenContext = async (flags, out) => {
   const brand = brandFlag(flags, env);
   const db = await openDatabase(env);
   const media = createMediaService(db, new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
-  return { env, db, operator: createOperatorService(db), media, brand, out, close: () => db.close() };
+  return {
+    env,
+    brand,
+    out,
+    demo: createDemoService(db),
+    media,
+    numbers: createNumbersService(db),
+    operator: createOperatorService(db),
+    review: createReviewService(db, media),
+    close: () => db.close(),
+  };
 };
 
 export function describeAccount(a: Account, brand: Brand): string[] {

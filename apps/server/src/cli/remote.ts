@@ -4,7 +4,6 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FastifyInstance } from 'fastify';
 import { loadEnv, type Env } from '../env';
-import { createOperatorService } from '../services/operator';
 import { brandFlag, type OpenContext } from './context';
 import type { AdminIo } from './admin';
 
@@ -19,12 +18,15 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
   const file = adminSocketPath(app.deps.env);
   rmSync(file, { force: true });
   const { runAdmin } = await import('./admin');
+  const { env, demo, media, numbers, operator, review } = app.deps;
   const open: OpenContext = async (flags, out) => ({
-    env: app.deps.env,
-    db: app.deps.db,
-    operator: createOperatorService(app.deps.db),
-    media: app.deps.media,
-    brand: brandFlag(flags, app.deps.env),
+    env,
+    demo,
+    media,
+    numbers,
+    operator,
+    review,
+    brand: brandFlag(flags, env),
     out,
     close: async () => {},
   });

@@ -37,7 +37,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     });
   }
   const template = hasClient ? readFileSync(indexPath, 'utf8') : null;
-  const pages = new Map<string, { html: string; csp: string }>();
+  const pages = new Map<string, { html: string; hash: string }>();
 
   const page = (brand: Brand) => {
     const cached = pages.get(brand.id);
@@ -49,29 +49,41 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       .replace('<!--app-config-->', `<script>${script}</script>`)
       .replace(/<title>[^<]*<\/title>/, `<title>${brand.name.en}</title>`)
       .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${brand.colors.primary}"`);
-    const csp = [
+    const built = { html, hash };
+    pages.set(brand.id, built);
+    return built;
+  };
+
+  /**
+   * The page's CSP. `connect-src` is this origin and its own websocket (the chat host is the page's
+   * host: the client opens /webchat on its own origin), never any ws:/wss: host; the websocket
+   * origin is written out because older Safari does not count ws(s) as 'self'.
+   */
+  const cspFor = (req: FastifyRequest, hash: string) => {
+    const host = req.host.replace(/[^A-Za-z0-9.:[\]-]/g, '');
+    const ws = `${req.protocol === 'https' ? 'wss' : 'ws'}://${host}`;
+    return [
       "default-src 'self'",
       `script-src 'self' 'sha256-${hash}'`,
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob:",
       "media-src 'self' blob:",
-      "connect-src 'self' ws: wss:",
+      `connect-src 'self' ${ws}`,
+      "worker-src 'self'",
       "frame-src 'self'",
       "frame-ancestors 'self'",
       "object-src 'none'",
       "base-uri 'self'",
       "form-action 'self' https:",
     ].join('; ');
-    const built = { html, csp };
-    pages.set(brand.id, built);
-    return built;
   };
 
   const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (!template) {
       return reply.code(503).type('text/plain; charset=utf-8').send('The web client is not built. Run `npm run build`.');
     }
-    const { html, csp } = page(req.ctx.brand);
+    const { html, hash } = page(req.ctx.brand);
+    const csp = cspFor(req, hash);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')

@@ -2,17 +2,25 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpoints } from '@numa/contract';
 import { route } from '../lib/route';
 import { ApiError } from '../lib/errors';
-import { accountsRepo, AccountStatus } from '../repositories/accounts';
-import { toAddress } from '../services/codes';
+import { toAddress } from '../services/signin';
 import { clearMediaCookie, mediaCookie } from '../lib/cookies';
 const meta = (req: FastifyRequest) => ({ userAgent: req.headers['user-agent'], ip: req.ip });
 
 export default async function authRoutes(app: FastifyInstance) {
-  const { codes, sessions, captcha, db, captchaNext } = app.deps;
+  const { signin, sessions, captcha, accounts, captchaNext, pow } = app.deps;
 
-  /** Spends a captcha; a wrong answer gets 100020 with a fresh drawing in `data`. */
-  const requireCaptcha = async (captchaId: string | undefined, answer: string | undefined) => {
+  /**
+   * Spends a captcha; a wrong answer gets 100020 with a fresh drawing in `data`. A call that sends a
+   * code (`pow: 'required'`) also needs the drawing's proof of work solved, checked and spent before
+   * the answer (100029; contract auth.ts).
+   */
+  const requireCaptcha = async (
+    captchaId: string | undefined,
+    answer: string | undefined,
+    proof: { pow: 'required'; payload: string | undefined } | null,
+  ) => {
     if (!captchaId || !answer) throw new ApiError(100010);
+    if (proof) await pow.verify(captchaId, proof.payload);
     if (!(await captcha.check(captchaId, answer))) throw new ApiError(100020, await captcha.draw(captchaId));
   };
 
@@ -21,8 +29,10 @@ export default async function authRoutes(app: FastifyInstance) {
     endpoints.preLogin,
     async ({ input, ctx, req }) => {
       const address = toAddress(input);
-      await requireCaptcha(input.captchaId, input.inputCaptcha);
-      return codes.send({ brand: ctx.brand, lang: ctx.lang, purpose: 'login', address, ip: req.ip });
+      const who = { brand: ctx.brand, purpose: 'login' as const, address, ip: req.ip };
+      await signin.assertMaySend(who);
+      await requireCaptcha(input.captchaId, input.inputCaptcha, { pow: 'required', payload: input.pow });
+      return signin.send({ ...who, lang: ctx.lang });
     },
     { rateLimit: { max: 10, timeWindow: 60_000 } },
   );
@@ -32,18 +42,9 @@ export default async function authRoutes(app: FastifyInstance) {
     endpoints.login,
     async ({ input, ctx, req, reply }) => {
       const address = toAddress(input);
-      const { account, started } = await codes.check(
-        { brand: ctx.brand, purpose: 'login', address, code: input.code },
-        async (q) => {
-          const account = await accountsRepo.findOrCreate(q, ctx.brand.id, address);
-          if (account.status === AccountStatus.suspended) throw new ApiError(100008);
-          if (account.status === AccountStatus.deleted) throw new ApiError(200018);
-          return { account, started: await sessions.start(q, account.id, meta(req)) };
-        },
-      );
-      sessions.announceRevoked(account.id, started.revoked, 'elsewhere');
-      reply.header('set-cookie', mediaCookie(started.token, req.protocol === 'https'));
-      return { token: started.token, canInvite: account.canInvite, canSetInviter: account.canSetInviter };
+      const { account, token } = await signin.login({ brand: ctx.brand, address, code: input.code, meta: meta(req) });
+      reply.header('set-cookie', mediaCookie(token, req.protocol === 'https'));
+      return { token, canInvite: account.canInvite, canSetInviter: account.canSetInviter };
     },
     { rateLimit: { max: 30, timeWindow: 600_000 } },
   );
@@ -71,11 +72,12 @@ export default async function authRoutes(app: FastifyInstance) {
     app,
     endpoints.confirmCaptcha,
     async ({ input, ctx, req }) => {
-      const { captchaId, inputCaptcha, nextApi, ...params } = input;
+      const { captchaId, inputCaptcha, nextApi, pow: proof, ...params } = input;
       if (!nextApi && Object.keys(params).length) {
         throw new ApiError(100001, { issues: Object.keys(params).map((k) => ({ path: k, message: 'Unknown field' })) }, Object.keys(params).join(', '));
       }
-      await requireCaptcha(captchaId, inputCaptcha);
+      // with nextApi the call sends a code: its proof of work is required
+      await requireCaptcha(captchaId, inputCaptcha, nextApi ? { pow: 'required', payload: proof } : null);
       if (!nextApi) return {};
       const next = captchaNext.get(nextApi);
       if (!next) throw new ApiError(100002, null, nextApi);
@@ -84,22 +86,7 @@ export default async function authRoutes(app: FastifyInstance) {
     { rateLimit: { max: 20, timeWindow: 60_000 } },
   );
 
-  route(app, endpoints.getAccountInfo, async ({ session }) => {
-    const a = await accountsRepo.byId(db, session.accountId);
-    if (!a) throw new ApiError(100012);
-    return {
-      telCode: a.telCode ?? '',
-      phone: a.phone ?? '',
-      email: a.email ?? '',
-      status: a.status,
-      canInvite: a.canInvite,
-      canSetInviter: a.canSetInviter,
-    };
-  });
+  route(app, endpoints.getAccountInfo, async ({ session }) => accounts.info(session.accountId));
 
-  route(app, endpoints.queryBalance, async ({ session }) => {
-    const a = await accountsRepo.byId(db, session.accountId);
-    if (!a) throw new ApiError(100012);
-    return { balance: a.balance / 10000 };
-  });
+  route(app, endpoints.queryBalance, async ({ session }) => ({ balance: await accounts.balance(session.accountId) }));
 }

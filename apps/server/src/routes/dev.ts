@@ -3,18 +3,33 @@ import { z } from 'zod';
 import { CaptchaId } from '@numa/contract';
 import { ApiError } from '../lib/errors';
 import { invalid } from '../lib/route';
-import { outboxRepo } from '../repositories/codes';
+import { isLoopbackAddress } from '../lib/net';
 import devInboundRoutes from './dev-inbound';
+
+/** An e-mail as given (lower case); a phone number as its digits (`+1 (415) 555-0100` → `14155550100`). */
+const addressParam = (to: string) => (to.includes('@') ? to.toLowerCase() : to.replace(/[^\d]/g, ''));
 
 /**
  * Dev mode only (never registered when NODE_ENV=production): what the outside world would have
  * received, so tests and newcomers can sign in.
+ *
+ * They answer only requests that reach this process on its loopback interface: the TCP peer's own
+ * address decides, never X-Forwarded-For (not even with TRUST_PROXY, where `req.ip` would believe
+ * it). A request that carries a forwarding header came through a proxy, so its real sender is
+ * unknown: refused too, even from a proxy on this machine. Anything refused gets the same 404
+ * envelope as a server without /dev routes.
  */
-/** An e-mail as given (lower case); a phone number as its digits (`+1 (415) 555-0100` → `14155550100`). */
-const addressParam = (to: string) => (to.includes('@') ? to.toLowerCase() : to.replace(/[^\d]/g, ''));
-
 export default async function devRoutes(app: FastifyInstance) {
-  const { db, captcha } = app.deps;
+  const { devTools, captcha } = app.deps;
+
+  app.addHook('onRequest', async (req) => {
+    const h = req.headers;
+    const proxied = h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined;
+    if (!isLoopbackAddress(req.raw.socket.remoteAddress) || proxied) {
+      req.log.warn({ remote: req.raw.socket.remoteAddress, url: req.url }, 'a /dev route was asked from outside the loopback interface: refused');
+      throw new ApiError(100002);
+    }
+  });
 
   // POST /dev/inbound: a message from outside to one of our numbers (chats)
   await app.register(devInboundRoutes);
@@ -23,7 +38,7 @@ export default async function devRoutes(app: FastifyInstance) {
     const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);
     if (!parsed.success) throw invalid(parsed.error);
     const to = addressParam(parsed.data.to);
-    return { messages: await outboxRepo.list(db, to) };
+    return { messages: await devTools.outbox(to) };
   });
 
   /** Forgets the code-sending limits of an address, as if the hour had passed (tests, demos). */
@@ -31,8 +46,7 @@ export default async function devRoutes(app: FastifyInstance) {
     const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);
     if (!parsed.success) throw invalid(parsed.error);
     const to = addressParam(parsed.data.to);
-    const rows = await db.query(`DELETE FROM rate_events WHERE key LIKE $1 RETURNING id`, [`code:%:${to}`]);
-    return { cleared: rows.length };
+    return { cleared: await devTools.clearCodeLimits(to) };
   });
 
   app.get('/dev/captcha', async (req) => {

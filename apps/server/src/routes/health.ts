@@ -2,11 +2,7 @@ import type { FastifyInstance } from 'fastify';
 
 export default async function healthRoutes(app: FastifyInstance) {
   app.get('/healthz', async (_req, reply) => {
-    try {
-      await app.deps.db.query('SELECT 1');
-      return { status: 'ok', database: app.deps.db.kind };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', database: app.deps.db.kind });
-    }
+    const { ok, database } = await app.deps.health.check();
+    return ok ? { status: 'ok', database } : reply.code(503).send({ status: 'unavailable', database });
   });
 }

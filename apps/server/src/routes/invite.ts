@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { endpoints } from '@numa/contract';
 import { route } from '../lib/route';
-import { createInviteService } from '../services/invite';
 
 /** Invite friend and redeem code (spec 001 §2, §3, §9). */
 export default async function inviteRoutes(app: FastifyInstance) {
-  const invites = createInviteService(app.deps.db);
+  const { invite: invites } = app.deps;
 
   route(app, endpoints.queryInviteInfo, async ({ session, ctx }) => invites.info(session.accountId, ctx.brand, ctx.lang));
   route(app, endpoints.getInviteCode, async ({ session, ctx }) => ({ inviteCode: await invites.codeFor(session.accountId, ctx.brand) }));

@@ -4,8 +4,7 @@ import { constants, endpoints, platformKey } from '@numa/contract';
 import { invalid, route } from '../lib/route';
 import { ApiError } from '../lib/errors';
 import { accountText } from '../services/accountTexts';
-import { createProfileService, type KycFile } from '../services/profile';
-import type { KycSlot } from '../repositories/profile';
+import type { KycFile, KycSlot } from '../services/profile';
 
 const isSlot = (name: string): name is KycSlot => Object.hasOwn(constants.kycFiles, name);
 /** A part named like a slot that does not exist (idCard3 …) is a third image in a section. */
@@ -22,8 +21,8 @@ async function readKycForm(req: FastifyRequest, brandId: string) {
   const unknown: string[] = [];
   let platform: string | undefined;
   const max = constants.identityImage.maxBytes;
-  const parts = req.parts({ limits: { fileSize: max, files: 4, fields: 10, fieldSize: 4096, parts: 14, headerPairs: 50 } });
   try {
+    const parts = req.parts({ limits: { fileSize: max, files: 4, fields: 10, fieldSize: 4096, parts: 14, headerPairs: 50 } });
     for await (const part of parts) {
       if (part.type === 'file') {
         if (!isSlot(part.fieldname)) {
@@ -56,7 +55,11 @@ async function readKycForm(req: FastifyRequest, brandId: string) {
     if (code === 'FST_FILES_LIMIT') throw new ApiError(100001, null, 'more than 4 images', accountText('kycTooMany'));
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw new ApiError(100001, null, 'too many form fields');
     if (code === 'FST_MP_PREMATURE_CLOSE') throw new ApiError(100001, null, 'incomplete form');
-    throw err;
+    if (err instanceof ApiError) throw err;
+    // Everything else raised while reading the parts is the body's own fault (busboy: no boundary,
+    // a boundary over 70 characters, an unexpected end, a malformed part header): bad input, 400.
+    req.log.info({ err: (err as Error).message }, 'malformed multipart body');
+    throw new ApiError(100001, null, 'malformed multipart/form-data body');
   }
   if (unknown.length) throw new ApiError(100001, { issues: unknown.map((path) => ({ path, message: 'Unknown field' })) }, unknown.join(', '));
   if (platform === undefined) throw new ApiError(100001, { issues: [{ path: 'platform', message: 'Required' }] }, 'platform');
@@ -68,8 +71,7 @@ async function readKycForm(req: FastifyRequest, brandId: string) {
 
 /** Billing profile and identity documents (spec 000 §2–§5, spec 001 §4). */
 export default async function profileRoutes(app: FastifyInstance) {
-  const { db, media } = app.deps;
-  const profiles = createProfileService(db, media, app.log);
+  const { profile: profiles } = app.deps;
 
   route(app, endpoints.getProfile, async ({ session }) => profiles.getProfile(session.accountId));
   route(app, endpoints.updateProfile, async ({ input, session }) => profiles.updateProfile(session.accountId, input), {

@@ -2,8 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { endpoints, type EndpointDef } from '@numa/contract';
 import { invalid, route } from '../lib/route';
 import { ApiError } from '../lib/errors';
-import { toAddress } from '../services/codes';
-import { createVerifyService } from '../services/verify';
+import { toAddress } from '../services/signin';
 import type { RequestContext } from '../types';
 
 /**
@@ -14,12 +13,12 @@ import type { RequestContext } from '../types';
  * and that call's parameters, and gets its result. Called directly, the two answer with the captcha
  * code the client reacts to — decided: 100028 for getVerifyCode (spec 000 §8: "reload the cloud captcha
  * and trigger it for the verify-code call") and 100010 for requestToVerifyEmail (the captcha modal);
- * both after checking the input, so a mistyped number is reported before the captcha is shown.
+ * both after checking the input, so a mistyped number is reported before the captcha is shown, and
+ * after the resend wait (100015 with resendAfter), so a countdown shows before the captcha too.
  * Whether an address is already used by another account is only told after the captcha.
  */
 export default async function verifyRoutes(app: FastifyInstance) {
-  const { db, codes, sessions, captchaNext } = app.deps;
-  const verify = createVerifyService(db, codes);
+  const { verify, sessions, captchaNext, signin } = app.deps;
 
   /** Runs a captcha-protected send for confirmCaptcha: its own input check and its own session. */
   const continuation =
@@ -44,11 +43,14 @@ export default async function verifyRoutes(app: FastifyInstance) {
   captchaNext.set(endpoints.requestToVerifyEmail.path, continuation(endpoints.requestToVerifyEmail, sendEmail));
 
   const direct = { rateLimit: { max: 30, timeWindow: 60_000 } };
+  // Called directly they never send: a wait still running is told first (100015 with resendAfter, so
+  // the client counts down before any captcha), else the captcha is asked for.
   route(
     app,
     endpoints.getVerifyCode,
-    async ({ input }) => {
-      toAddress({ telCode: input.telcode, phone: input.phone }); // 100007 for a number that cannot exist
+    async ({ input, ctx, req }) => {
+      const address = toAddress({ telCode: input.telcode, phone: input.phone }); // 100007 for a number that cannot exist
+      await signin.assertMaySend({ brand: ctx.brand, purpose: 'verify', address, ip: req.ip });
       throw new ApiError(100028);
     },
     direct,
@@ -56,7 +58,8 @@ export default async function verifyRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.requestToVerifyEmail,
-    async () => {
+    async ({ input, ctx, req }) => {
+      await signin.assertMaySend({ brand: ctx.brand, purpose: 'verify', address: { email: input.email }, ip: req.ip });
       throw new ApiError(100010);
     },
     direct,

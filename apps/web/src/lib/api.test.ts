@@ -26,10 +26,17 @@ describe('the API client', () => {
   });
 
   it('puts GET input in the query', async () => {
-    const fetch = answer({ retcode: 0, retmsg: '', data: { captchaId: 'abcdefgh12', svg: '<svg/>' } });
+    const drawing = {
+      captchaId: 'abcdefgh12',
+      image: 'data:image/webp;base64,UklGRg==',
+      width: 150,
+      height: 50,
+      pow: { parameters: { algorithm: 'SHA-256', nonce: 'ab', salt: 'cd', cost: 1, keyLength: 32, keyPrefix: '00' }, signature: 'ef' },
+    };
+    const fetch = answer({ retcode: 0, retmsg: '', data: drawing });
     vi.stubGlobal('fetch', fetch);
     const r = await call(endpoints.genCaptcha, { captchaId: 'abcdefgh12' });
-    expect(r.svg).toBe('<svg/>');
+    expect(r.image).toBe(drawing.image);
     expect(String((fetch.mock.calls[0] as unknown as [string])[0])).toContain('captchaId=abcdefgh12');
   });
 

@@ -1,5 +1,5 @@
 import { brands, fromMinor } from '@numa/contract';
-import { AccountStatus } from '../../repositories/accounts';
+import { AccountStatus } from '../../services/accounts';
 import { CliError, describeAccount, type CliContext, type Command } from '../context';
 
 async function mustFind(ctx: CliContext, who: string | undefined) {
@@ -31,7 +31,7 @@ export const accountCommands: Command[] = [
       for (const b of bills) {
         const sign = b.charge < 0 ? '-' : '+';
         ctx.out(
-          `    #${b.id} type ${b.type} ${sign}${fromMinor(Math.abs(b.charge)).toFixed(brand.currency.decimals)} → ${fromMinor(b.afterBalance).toFixed(brand.currency.decimals)}  ${b.createdAt.toISOString()}`,
+          `    #${b.id} type ${b.type} ${sign}${Math.abs(fromMinor(b.charge)).toFixed(brand.currency.decimals)} → ${fromMinor(b.afterBalance).toFixed(brand.currency.decimals)}  ${b.createdAt.toISOString()}`,
         );
       }
     },

@@ -1,7 +1,5 @@
 import { brands, fromMinor, toMinor } from '@numa/contract';
-import { numbersRepo } from '../../repositories/numbers';
-import { seedDemo } from '../../services/demo';
-import { assignNumber, NumberRuleError } from '../../services/numbers';
+import { NumberRuleError } from '../../services/numbers';
 import { phoneFacts } from '../../lib/sms';
 import { CliError, type CliContext, type Command } from '../context';
 
@@ -48,15 +46,13 @@ export const numberCommands: Command[] = [
         throw new CliError(`--rent must be an amount with at most ${decimals} decimals.`);
       }
       try {
-        const n = await ctx.db.tx((q) =>
-          assignNumber(q, {
-            accountId: a.id,
-            number: facts.full,
-            planId,
-            monthRent: toMinor(Number(rentText)),
-            tollFreeVerified: flags['toll-free-verified'] === true,
-          }),
-        );
+        const n = await ctx.numbers.assign({
+          accountId: a.id,
+          number: facts.full,
+          planId,
+          monthRent: toMinor(Number(rentText)),
+          tollFreeVerified: flags['toll-free-verified'] === true,
+        });
         ctx.out(
           `+${n.fullNumber} (${n.country}${n.tollFree ? ', toll-free' : ''}) now belongs to account ${a.id}; next rent date ${n.paymentDate}`,
         );
@@ -72,7 +68,7 @@ export const numberCommands: Command[] = [
     summary: 'Take a number back from its account (its messages stay in the history).',
     async run(ctx, [number]) {
       const facts = numberArg(number);
-      const removed = await numbersRepo.remove(ctx.db, facts.full);
+      const removed = await ctx.numbers.release(facts.full);
       if (!removed) throw new CliError(`No account holds +${facts.full}.`);
       ctx.out(`+${removed.fullNumber} released from account ${removed.accountId}`);
     },
@@ -83,7 +79,7 @@ export const numberCommands: Command[] = [
     summary: "An account's numbers.",
     async run(ctx, [who]) {
       const a = await mustFind(ctx, who);
-      const numbers = await numbersRepo.ofAccount(ctx.db, a.id);
+      const numbers = await ctx.numbers.ofAccount(a.id);
       if (!numbers.length) return ctx.out(`account ${a.id} holds no number`);
       const decimals = brands[a.brand].currency.decimals;
       for (const n of numbers) {
@@ -100,7 +96,7 @@ export const numberCommands: Command[] = [
     async run(ctx) {
       if (ctx.env.NODE_ENV === 'production')
         throw new CliError('Demo accounts are for development databases only.');
-      for (const line of await seedDemo(ctx.db)) ctx.out(line);
+      for (const line of await ctx.demo.seed()) ctx.out(line);
     },
   },
 ];

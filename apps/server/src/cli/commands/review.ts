@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brands } from '@numa/contract';
-import type { PendingReview } from '../../repositories/profile';
-import { createReviewService, refuseReasonMax, type ReviewSubject } from '../../services/review';
+import { refuseReasonMax, type PendingReview, type ReviewSubject } from '../../services/review';
 import { CliError, describeAccount, type CliContext, type Command } from '../context';
 
 const statusName: Record<number, string> = { [-1]: 'not submitted', 0: 'not submitted', 1: 'under review', 2: 'verified', 100: 'refused' };
@@ -38,7 +37,7 @@ export const reviewCommands: Command[] = [
     usage: 'review list [--brand numa]',
     summary: 'Billing profiles and identity documents waiting for review (all brands unless --brand).',
     async run(ctx, _args, flags) {
-      const reviews = createReviewService(ctx.db, ctx.media);
+      const reviews = ctx.review;
       const brand = flags.brand === undefined ? undefined : ctx.brand;
       const { profiles, kyc } = await reviews.pending(brand);
       printPending(ctx, 'billing profiles under review', profiles);
@@ -51,7 +50,7 @@ export const reviewCommands: Command[] = [
     summary: "Show an account's billing profile and identity documents; with a folder, write the images there.",
     async run(ctx, [account, folder]) {
       const a = await mustFind(ctx, account);
-      const reviews = createReviewService(ctx.db, ctx.media);
+      const reviews = ctx.review;
       describeAccount(a, brands[a.brand]).forEach((l) => ctx.out(l));
       const { profile, kyc } = await reviews.submissions(a.id);
       ctx.out(`  billing profile: ${statusName[profile?.status ?? -1]}${profile ? `, submitted ${profile.submittedAt.toISOString()}` : ''}`);
@@ -85,7 +84,7 @@ export const reviewCommands: Command[] = [
     async run(ctx, [account, what]) {
       const a = await mustFind(ctx, account);
       const subject = subjectOf(what);
-      const r = await createReviewService(ctx.db, ctx.media).decide(a.id, subject, 'approve');
+      const r = await ctx.review.decide(a.id, subject, 'approve');
       if (!r.changed) throw new CliError(`Account ${a.id} has no ${subject} under review (it is ${statusName[r.status] ?? r.status}).`);
       ctx.out(`account ${a.id}: ${subject} verified`);
     },
@@ -101,7 +100,7 @@ export const reviewCommands: Command[] = [
       const reason = typeof flags.reason === 'string' ? flags.reason.trim() : '';
       if (!reason) throw new CliError('Give the reason the user will see: --reason "…".');
       if (reason.length > refuseReasonMax) throw new CliError(`Keep the reason under ${refuseReasonMax} characters.`);
-      const r = await createReviewService(ctx.db, ctx.media).decide(a.id, subject, 'refuse', reason);
+      const r = await ctx.review.decide(a.id, subject, 'refuse', reason);
       if (!r.changed) throw new CliError(`Account ${a.id} has no ${subject} under review (it is ${statusName[r.status] ?? r.status}).`);
       ctx.out(`account ${a.id}: ${subject} refused — "${reason}"`);
     },

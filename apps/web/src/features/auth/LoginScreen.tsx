@@ -54,6 +54,10 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
   const [captchaOpen, setCaptchaOpen] = useState(false);
   const [signingIn, setSigningIn] = useState(false);
   const secondsLeft = useCountdown(resendAt);
+  /** The server's resend wait for the address being typed, told before any captcha (issue 13, defect 4). */
+  const [waitUntil, setWaitUntil] = useState<number | null>(null);
+  const waitLeft = useCountdown(waitUntil);
+  const [asking, setAsking] = useState(false);
 
   const currentAddress = (): Address | null => {
     if (method === 'email') {
@@ -69,18 +73,50 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     return { telCode, phone: digits };
   };
 
-  const askForCode = () => {
-    setAddressError(null);
-    const address = step === 'code' && sentTo ? sentTo : currentAddress();
-    if (!address) return;
-    setSentTo(address);
-    setCaptchaOpen(true);
+  /** A refusal of a send: the resend wait counts down where the user looks; anything else is said. */
+  const showSendError = (e: unknown) => {
+    if (isApiError(e) && e.retcode === 100015) {
+      const after = (e.data as { resendAfter?: number } | null)?.resendAfter;
+      if (after && after < 120) {
+        if (step === 'code') setResendAt(Date.now() + after * 1000);
+        else setWaitUntil(Date.now() + after * 1000);
+        return;
+      }
+      const msg = `${t('login.tooFrequent')} ${e.retmsg}`;
+      if (step === 'code') setCodeError(msg);
+      else setAddressError(msg);
+      return;
+    }
+    const msg = isApiError(e) ? e.retmsg : t('errors.generic');
+    if (step === 'code') setCodeError(msg);
+    else setAddressError(msg);
   };
 
-  const sendCode = async (captchaId: string, inputCaptcha: string) => {
+  /**
+   * Get code / Resend: first asked without a captcha. The server never sends then: it answers the
+   * resend wait still running (100015, shown as a countdown at once) or asks for the captcha (100010).
+   */
+  const askForCode = async () => {
+    setAddressError(null);
+    const address = step === 'code' && sentTo ? sentTo : currentAddress();
+    if (!address || asking) return;
+    setSentTo(address);
+    setAsking(true);
+    try {
+      await call(endpoints.preLogin, address, { silent: true });
+      setCaptchaOpen(true);
+    } catch (e) {
+      if (isApiError(e) && e.retcode === 100010) setCaptchaOpen(true);
+      else showSendError(e);
+    } finally {
+      setAsking(false);
+    }
+  };
+
+  const sendCode = async (captchaId: string, inputCaptcha: string, pow: string | undefined) => {
     if (!sentTo) return;
     try {
-      const res = await call(endpoints.preLogin, { ...sentTo, captchaId, inputCaptcha }, { silent: true });
+      const res = await call(endpoints.preLogin, { ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) }, { silent: true });
       setCaptchaOpen(false);
       setCodeLength(res.codeLength);
       setCode('');
@@ -89,20 +125,15 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
       setStep('code');
       setWrongKey((k) => k + 1);
     } catch (e) {
-      if (isApiError(e) && e.retcode === 100020) throw e;
+      if (isApiError(e) && (e.retcode === 100020 || e.retcode === 100029)) throw e;
       setCaptchaOpen(false);
-      if (isApiError(e) && e.retcode === 100015) {
-        const after = (e.data as { resendAfter?: number } | null)?.resendAfter;
-        if (after && after < 120 && step === 'code') setResendAt(Date.now() + after * 1000);
-        const msg = t('login.tooFrequent') + (after && after < 120 ? '' : ` ${e.retmsg}`);
-        if (step === 'code') setCodeError(msg);
-        else setAddressError(msg);
-        return;
-      }
-      const msg = isApiError(e) ? e.retmsg : t('errors.generic');
-      if (step === 'code') setCodeError(msg);
-      else setAddressError(msg);
+      showSendError(e);
     }
+  };
+
+  const typed = <T,>(set: (v: T) => void) => (v: T) => {
+    set(v);
+    setWaitUntil(null); // the wait was another address's
   };
 
   const logIn = async (value: string) => {
@@ -147,6 +178,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
               onSelectionChange={(k) => {
                 setMethod(k as Method);
                 setAddressError(null);
+                setWaitUntil(null);
               }}
             >
               <TabList aria-label={t('login.method')} className="segmented">
@@ -161,11 +193,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                 validationBehavior="aria"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  askForCode();
+                  void askForCode();
                 }}
               >
                 <TabPanel id="email" className="tab-panel">
-                  <TextField className="field" type="email" value={email} onChange={setEmail} isInvalid={!!addressError} autoFocus>
+                  <TextField className="field" type="email" value={email} onChange={typed(setEmail)} isInvalid={!!addressError} autoFocus>
                     <Label className="field-label">{t('login.email')}</Label>
                     <Input className="input" placeholder={t('login.emailPlaceholder')} autoComplete="email" />
                     <FieldError className="field-error">{addressError}</FieldError>
@@ -175,17 +207,20 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                   <CountryCodePicker
                     label={t('login.countryCode')}
                     region={region}
-                    onChange={(r, code) => setCountry({ region: r, telCode: code })}
+                    onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
                   />
-                  <TextField className="field grow" type="tel" value={phone} onChange={setPhone} isInvalid={!!addressError}>
+                  <TextField className="field grow" type="tel" value={phone} onChange={typed(setPhone)} isInvalid={!!addressError}>
                     <Label className="field-label">{t('login.phone')}</Label>
                     <Input className="input" placeholder={t('login.phonePlaceholder')} autoComplete="tel-national" inputMode="tel" />
                     <FieldError className="field-error">{addressError}</FieldError>
                   </TextField>
                 </TabPanel>
-                <Button type="submit" className="button primary block">
-                  {t('login.getCode')}
+                <Button type="submit" className="button primary block" isDisabled={waitLeft > 0 || asking}>
+                  {asking ? <Spinner size={16} /> : null} {t('login.getCode')}
                 </Button>
+                <p className="wait-notice muted" role="status" aria-live="polite">
+                  {waitLeft > 0 ? t('login.waitSeconds', { s: waitLeft }) : null}
+                </p>
               </Form>
             </Tabs>
           </>
@@ -241,7 +276,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
               {secondsLeft > 0 ? (
                 <span aria-live="polite">{t('login.resendIn', { s: secondsLeft })}</span>
               ) : (
-                <Button className="link-button" onPress={askForCode}>
+                <Button className="link-button" onPress={() => void askForCode()} isDisabled={asking}>
                   {t('login.resend')}
                 </Button>
               )}

@@ -68,36 +68,74 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
   const [resendAt, setResendAt] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
   const secondsLeft = useCountdown(resendAt);
+  /** The server's resend wait for the address typed, told before any captcha (issue 13, defect 4). */
+  const [waitUntil, setWaitUntil] = useState<number | null>(null);
+  const waitLeft = useCountdown(waitUntil);
+  const [asking, setAsking] = useState(false);
+
+  /** A refusal of a send: the resend wait counts down at once; anything else is said where the user looks. */
+  const showSendError = (e: unknown, to: Address) => {
+    let message = isApiError(e) ? e.retmsg : t('errors.generic');
+    if (isApiError(e) && e.retcode === 100015) {
+      const after = (e.data as { resendAfter?: number } | null)?.resendAfter;
+      if (after && after < 120) {
+        if (step === 'code') setResendAt(Date.now() + after * 1000);
+        else setWaitUntil(Date.now() + after * 1000);
+        return;
+      }
+      message = t('verify.tooFrequent');
+    }
+    if (step === 'code') setCodeError(message);
+    else setFieldError({ field: 'email' in to ? 'email' : 'phone', message });
+  };
+
+  /**
+   * Asks for a code for `to`: first the direct call, which never sends but tells the resend wait
+   * still running (100015) or asks for the captcha (100028 / 100010); then the captcha sends it.
+   */
+  const ask = async (to: Address) => {
+    if (asking) return;
+    setPending(to);
+    setAsking(true);
+    try {
+      if ('email' in to) await call(endpoints.requestToVerifyEmail, to, { silent: true });
+      else await call(endpoints.getVerifyCode, to, { silent: true });
+      setCaptchaOpen(true);
+    } catch (e) {
+      if (isApiError(e) && (e.retcode === 100010 || e.retcode === 100028)) setCaptchaOpen(true);
+      else showSendError(e, to);
+    } finally {
+      setAsking(false);
+    }
+  };
 
   const requestCode = () => {
     setFieldError(null);
     if (byEmail) {
       const c = checkEmail(email);
       if (!c.ok) return setFieldError({ field: 'email', message: t(`verify.errors.${c.error}`) });
-      setPending({ email: c.email });
+      void ask({ email: c.email });
     } else {
       const c = checkPhone(telCode, phone);
       if (!c.ok) return setFieldError({ field: c.field, message: t(`verify.errors.${c.error}`) });
-      setPending({ telcode: c.telcode, phone: c.phone });
+      void ask({ telcode: c.telcode, phone: c.phone });
     }
-    setCaptchaOpen(true);
   };
 
   const resend = () => {
     if (!sent) return;
     setCodeError(null);
-    setPending(sent.to);
-    setCaptchaOpen(true);
+    void ask(sent.to);
   };
 
-  const sendWithCaptcha = async (captchaId: string, inputCaptcha: string) => {
+  const sendWithCaptcha = async (captchaId: string, inputCaptcha: string, pow: string | undefined) => {
     if (!pending) return;
     const to = pending;
     const nextApi = 'email' in to ? ('/web/requestToVerifyEmail' as const) : ('/web/getVerifyCode' as const);
     try {
       const raw = await call(
         endpoints.confirmCaptcha,
-        { captchaId, inputCaptcha, nextApi, ...to },
+        { captchaId, inputCaptcha, nextApi, ...(pow ? { pow } : {}), ...to },
         { silent: true },
       );
       const res = endpoints.getVerifyCode.output.safeParse(raw);
@@ -111,16 +149,9 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
       setWrongKey((k) => k + 1);
       setResendAt(Date.now() + res.data.resendAfter * 1000);
     } catch (e) {
-      if (isApiError(e) && e.retcode === 100020) throw e; // the captcha draws again
+      if (isApiError(e) && (e.retcode === 100020 || e.retcode === 100029)) throw e; // the captcha draws again
       setCaptchaOpen(false);
-      let message = isApiError(e) ? e.retmsg : t('errors.generic');
-      if (isApiError(e) && e.retcode === 100015) {
-        const after = (e.data as { resendAfter?: number } | null)?.resendAfter;
-        message = t('verify.tooFrequent');
-        if (after && step === 'code') setResendAt(Date.now() + after * 1000);
-      }
-      if (step === 'code') setCodeError(message);
-      else setFieldError({ field: 'email' in to ? 'email' : 'phone', message });
+      showSendError(e, to);
     }
   };
 
@@ -205,7 +236,10 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
                 className="field"
                 type="email"
                 value={email}
-                onChange={setEmail}
+                onChange={(v) => {
+                  setEmail(v);
+                  setWaitUntil(null);
+                }}
                 isInvalid={fieldError?.field === 'email'}
                 autoFocus
               >
@@ -223,7 +257,10 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
                 <TextField
                   className="field verify-telcode"
                   value={telCode}
-                  onChange={(v) => setTelCode(cleanTelCode(v))}
+                  onChange={(v) => {
+                    setTelCode(cleanTelCode(v));
+                    setWaitUntil(null);
+                  }}
                   isInvalid={fieldError?.field === 'telCode'}
                 >
                   <Label className="field-label">{t('verify.countryCode')}</Label>
@@ -239,7 +276,10 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
                   className="field grow"
                   type="tel"
                   value={phone}
-                  onChange={setPhone}
+                  onChange={(v) => {
+                    setPhone(v);
+                    setWaitUntil(null);
+                  }}
                   isInvalid={fieldError?.field === 'phone'}
                   autoFocus
                 >
@@ -251,9 +291,12 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
                 </TextField>
               </div>
             )}
-            <Button type="submit" className="button primary block">
-              {t('verify.sendCode')}
+            <Button type="submit" className="button primary block" isDisabled={waitLeft > 0 || asking}>
+              {asking ? <Spinner size={16} /> : null} {t('verify.sendCode')}
             </Button>
+            <p className="wait-notice muted" role="status" aria-live="polite">
+              {waitLeft > 0 ? t('verify.waitSeconds', { s: waitLeft }) : null}
+            </p>
           </Form>
         ) : (
           <Form
@@ -303,7 +346,7 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
               {secondsLeft > 0 ? (
                 <span aria-live="polite">{t('verify.resendIn', { s: secondsLeft })}</span>
               ) : (
-                <Button className="link-button" onPress={resend}>
+                <Button className="link-button" onPress={resend} isDisabled={asking}>
                   {t('verify.resend')}
                 </Button>
               )}

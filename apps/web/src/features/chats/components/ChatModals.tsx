@@ -97,6 +97,7 @@ export function ChatModals({ service }: { service: ChatService }) {
       <CaptchaModal
         isOpen={modal?.kind === 'captcha'}
         onClose={() => setModal(null)}
+        proofOfWork={false}
         onSubmit={async (captchaId, answer) => {
           await call(endpoints.confirmCaptcha, { captchaId, inputCaptcha: answer }, { silent: true });
           if (modal?.kind === 'captcha') service.retry(modal.key, modal.smsId);

@@ -1,0 +1,181 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { io as connectIo } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { socketPath } from '@numa/contract';
+import { signIn, testDbKind } from './helpers';
+import { startChatApp, type ListeningApp } from './chat-support';
+
+/** Issue 9, hole 9: nosniff everywhere, HSTS over TLS only, a narrow connect-src, the socket's Origin. */
+const dist = mkdtempSync(path.join(os.tmpdir(), 'numa-dist-'));
+mkdirSync(path.join(dist, 'assets'));
+writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><html><head><title>x</title><!--app-config--></head><body></body></html>',
+);
+writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+
+let t: ListeningApp;
+let proxied: ListeningApp;
+let token: string;
+let wephoneToken: string;
+beforeAll(async () => {
+  t = await startChatApp({
+    envOverrides: {
+      WEB_DIST: dist,
+      BRAND_HOSTS: 'app.wephone.example=wephone,app.numa.example=numa',
+      ALLOWED_ORIGINS: 'https://partner.example.org',
+    },
+  });
+  proxied = await startChatApp({ envOverrides: { WEB_DIST: dist, TRUST_PROXY: 'true' } });
+  token = (await signIn(t.app, { email: `headers.${Date.now()}@example.com` })).token!;
+  wephoneToken = (await signIn(t.app, { email: `headers.w.${Date.now()}@example.com` }, 'wephone.localhost'))
+    .token!;
+});
+afterAll(async () => {
+  await t?.close();
+  await proxied?.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe(`security headers (${testDbKind})`, () => {
+  it('sends X-Content-Type-Options: nosniff on API answers, errors, assets, the page and router errors', async () => {
+    const answers = await Promise.all([
+      t.app.inject({ url: '/web/getAccountInfo', headers: { 'auth-token': token } }),
+      t.app.inject({ url: '/web/getAccountInfo' }),
+      t.app.inject({ url: '/web/nothing-here' }),
+      t.app.inject({ url: '/web/x%E0%A4%A' }),
+      t.app.inject({ url: `/media/${'a'.repeat(300)}` }),
+      t.app.inject({ url: '/healthz' }),
+      t.app.inject({ url: '/assets/app-abc123.js' }),
+      t.app.inject({ url: '/', headers: { accept: 'text/html' } }),
+      t.app.inject({ url: '/chats', headers: { accept: 'text/html' } }),
+    ]);
+    for (const res of answers) expect(res.headers['x-content-type-options'], res.raw.req.url).toBe('nosniff');
+    expect(answers[0]!.statusCode).toBe(200);
+    expect(answers[6]!.statusCode).toBe(200);
+  });
+
+  it('sends HSTS only when the request came over TLS through a trusted proxy', async () => {
+    const tls = await proxied.app.inject({
+      url: '/web/getAccountInfo',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(tls.headers['strict-transport-security']).toBe('max-age=31536000');
+    const asset = await proxied.app.inject({
+      url: '/assets/app-abc123.js',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(asset.headers['strict-transport-security']).toBe('max-age=31536000');
+    expect(
+      (await proxied.app.inject({ url: '/web/getAccountInfo' })).headers['strict-transport-security'],
+    ).toBeUndefined();
+    // without TRUST_PROXY the header is anyone's to send: ignored
+    const spoofed = await t.app.inject({
+      url: '/web/getAccountInfo',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(spoofed.headers['strict-transport-security']).toBeUndefined();
+  });
+
+  it("limits the page's connect-src to its own origin and websocket", async () => {
+    const csp = (res: { headers: Record<string, unknown> }) =>
+      Object.fromEntries(
+        String(res.headers['content-security-policy'])
+          .split(';')
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name, values]),
+      ) as Record<string, string[]>;
+    const plain = csp(
+      await t.app.inject({ url: '/', headers: { accept: 'text/html', host: 'wephone.localhost:8080' } }),
+    );
+    expect(plain['connect-src']).toEqual(["'self'", 'ws://wephone.localhost:8080']);
+    const tls = csp(
+      await proxied.app.inject({
+        url: '/',
+        headers: {
+          accept: 'text/html',
+          host: 'internal:8080',
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'chat.numa.app',
+        },
+      }),
+    );
+    expect(tls['connect-src']).toEqual(["'self'", 'wss://chat.numa.app']);
+    for (const values of [plain['connect-src']!, tls['connect-src']!]) {
+      expect(values).not.toContain('ws:');
+      expect(values).not.toContain('wss:');
+      expect(values).not.toContain('*');
+    }
+  });
+});
+
+describe(`the socket checks the page's Origin (${testDbKind})`, () => {
+  const open = (tok: string, headers: Record<string, string>) =>
+    new Promise<{ ok: true } | { ok: false; retcode: number; retmsg: string }>((resolve) => {
+      const s = connectIo(t.url, {
+        path: socketPath,
+        query: { token: tok },
+        transports: ['websocket'],
+        reconnection: false,
+        forceNew: true,
+        extraHeaders: headers,
+      });
+      s.once('connect', () => {
+        s.close();
+        resolve({ ok: true });
+      });
+      s.once('connect_error', (err) => {
+        s.close();
+        resolve({ ok: false, ...(err as Error & { data: { retcode: number; retmsg: string } }).data });
+      });
+    });
+  const port = () => new URL(t.url).port;
+
+  it('lets in its own host, the brand’s configured hosts, listed origins and non-browser clients', async () => {
+    expect(await open(token, {})).toEqual({ ok: true });
+    expect(await open(token, { host: `localhost:${port()}`, origin: `http://localhost:${port()}` })).toEqual({
+      ok: true,
+    });
+    expect(await open(token, { host: `localhost:${port()}`, origin: 'https://app.numa.example' })).toEqual({
+      ok: true,
+    });
+    expect(await open(token, { host: `localhost:${port()}`, origin: 'https://partner.example.org' })).toEqual(
+      { ok: true },
+    );
+    expect(
+      await open(wephoneToken, {
+        host: `wephone.localhost:${port()}`,
+        origin: 'https://app.wephone.example',
+      }),
+    ).toEqual({ ok: true });
+  });
+
+  it('refuses any other origin with 100003, before looking at the token', async () => {
+    const cases: Record<string, string>[] = [
+      { host: `localhost:${port()}`, origin: 'https://evil.example' },
+      { host: `localhost:${port()}`, origin: `http://localhost:${Number(port()) + 1}` },
+      // another brand's configured host
+      { host: `localhost:${port()}`, origin: 'https://app.wephone.example' },
+      { host: `localhost:${port()}`, origin: 'null' },
+      { host: `localhost:${port()}`, origin: 'file://' },
+    ];
+    for (const headers of cases) {
+      const res = await open(token, headers);
+      expect(res, headers.origin).toMatchObject({ ok: false, retcode: 100003 });
+    }
+    // refused for the origin even with a dead token: no session lookup for a foreign page
+    expect(
+      await open('not-a-token', {
+        host: `localhost:${port()}`,
+        origin: 'https://evil.example',
+        'accept-language': 'zh-CN',
+      }),
+    ).toMatchObject({
+      ok: false,
+      retcode: 100003,
+      retmsg: expect.stringMatching(/[\u4e00-\u9fff]/),
+    });
+  });
+});
