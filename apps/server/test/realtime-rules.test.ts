@@ -245,4 +245,20 @@ describe('abuse guard', () => {
     s.emit('sendMessage', next);
     expect((await i.next((m) => m.smsId === next.smsId)).status).toBe(0);
   });
+  it('counts a burst of first messages to one new number as one new number', async () => {
+    const a = await makeUser(t, { number: '+14155550362', balance: 1 });
+    const s = await open(a.token);
+    const i = inbox(s);
+    // sent at once: every one is checked before the first commits, so each looks like a new partner
+    const burst = Array.from({ length: 6 }, (_, n) => textPayload(a.number, '12125550381', `at once ${n}`));
+    for (const p of burst) s.emit('sendMessage', p);
+    for (const p of burst) expect((await i.next((m) => m.smsId === p.smsId)).status).toBe(0);
+    // one new number used, two left of the three before the captcha
+    for (const n of ['12125550382', '12125550383']) {
+      const p = textPayload(a.number, n, 'hello stranger');
+      s.emit('sendMessage', p);
+      expect((await i.next((m) => m.smsId === p.smsId)).status).toBe(0);
+    }
+    await refused(s, a.accountId, textPayload(a.number, '12125550384', 'one too many'), 100010);
+  });
 });

@@ -134,7 +134,7 @@ export function createSendPath(deps: {
           segments,
           carrier: carrier.name,
         });
-        if (isNew) await rateEventsRepo.record(tx, newRecipientKey(accountId));
+        if (isNew) await rateEventsRepo.record(tx, newRecipientKey(accountId), dest.full);
         // born claimed by this server: it runs right after the commit, and another server takes it
         // over only if this one dies (its lease is not renewed)
         const job = await jobs.enqueueClaimed(
