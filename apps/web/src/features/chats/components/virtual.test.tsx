@@ -63,11 +63,9 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
       smsId: `m${i}`,
       direction: i % 2 ? 'out' : 'in',
     }));
-    const t0 = performance.now();
     list.applyList(items, NOW, { replace: true });
     const service = { list, loadList: async () => {} } as unknown as ChatService;
     const { container } = render(<ChatList service={service} showOwn={false} onOpen={() => {}} />);
-    const renderMs = performance.now() - t0;
     const rows = () => container.querySelectorAll('[role="listitem"]');
     expect(rows().length).toBeGreaterThan(5);
     expect(rows().length).toBeLessThan(30);
@@ -86,12 +84,16 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     expect(Math.min(...positions)).toBeGreaterThan(4990);
     expect(Math.max(...positions)).toBeLessThan(5030);
     expect(rows().length).toBeLessThan(30);
-    // a new message moves its chat to the top without re-rendering 10,000 rows
-    const t1 = performance.now();
+    // a new message moves its chat to the top and the view still holds only a screenful of rows
+    // (speed is measured in bench/, never timed in a test)
     await act(async () => list.upsert({ ...items[9_999]!, date: NOW + 1000, smsId: 'new', text: 'newest' }));
-    expect(performance.now() - t1).toBeLessThan(500);
     expect(list.getSnapshot().chats[0]!.text).toBe('newest');
-    expect(renderMs).toBeLessThan(3000);
+    expect(rows().length).toBeLessThan(30);
+    await act(async () => {
+      scroller.scrollTop = 0;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
+    expect(rows()[0]!.textContent).toContain('newest');
   });
 
   it('renders only the visible messages of a 5,000-message conversation, starting at the newest', async () => {
