@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Button, ComboBox, Input, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
 import { useCountries } from '../lib/countries';
 
@@ -12,8 +13,18 @@ export interface CountryCodePickerProps {
 
 /** A searchable country-code selector: type a country name or a code. */
 export function CountryCodePicker({ label, region, onChange, isInvalid }: CountryCodePickerProps) {
-  const { data: countries = [] } = useCountries();
-  const items = useMemo(() => countries.map((c) => ({ id: c.code, label: `${c.name} +${c.telCode}`, telCode: c.telCode, name: c.name })), [countries]);
+  const { t } = useTranslation();
+  const { data: countries = [], isPending } = useCountries();
+  const items = useMemo(
+    () =>
+      countries.map((c) => ({
+        id: c.code,
+        label: `${c.name} +${c.telCode}`,
+        telCode: c.telCode,
+        name: c.name,
+      })),
+    [countries],
+  );
   const selected = items.find((i) => i.id === region);
   return (
     <ComboBox
@@ -26,6 +37,8 @@ export function CountryCodePicker({ label, region, onChange, isInvalid }: Countr
       defaultFilter={(text, input) => text.toLowerCase().includes(input.toLowerCase().replace(/^\+/, ''))}
       isInvalid={isInvalid}
       menuTrigger="focus"
+      // typed before the list arrived: the popover opens on the loading state and fills in place
+      allowsEmptyCollection
       aria-label={label}
     >
       <Label className="field-label">{label}</Label>
@@ -39,7 +52,15 @@ export function CountryCodePicker({ label, region, onChange, isInvalid }: Countr
         </Button>
       </div>
       <Popover className="popover" placement="bottom start">
-        <ListBox className="listbox" items={items}>
+        <ListBox
+          className="listbox"
+          items={items}
+          renderEmptyState={() => (
+            <div className="listbox-empty muted" role="status">
+              {isPending ? t('app.loading') : t('app.noCountryMatch')}
+            </div>
+          )}
+        >
           {(item) => (
             <ListBoxItem className="listbox-item" id={item.id} textValue={item.label}>
               <span>{item.name}</span>
