@@ -18,6 +18,8 @@ import errorsPlugin, { frameworkErrors } from './plugins/errors';
 import headersPlugin from './plugins/headers';
 import webPlugin from './plugins/web';
 import { createCarrier } from './providers/carrier';
+import type { PaymentProvider } from './providers/payments/port';
+import { SandboxPayments } from './providers/payments/sandbox';
 import type { CarrierPort } from './providers/carrier/port';
 import type { MailPort } from './providers/mail/port';
 import { SimulatedMail } from './providers/mail/simulator';
@@ -37,6 +39,7 @@ import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
 import inviteRoutes from './routes/invite';
 import mediaRoutes from './routes/media';
+import paymentRoutes from './routes/payments';
 import profileRoutes from './routes/profile';
 import verifyRoutes from './routes/verify';
 import { createAccountService } from './services/accounts';
@@ -52,6 +55,7 @@ import { createLimits } from './services/limits';
 import { createMediaService } from './services/media';
 import { createNumbersService } from './services/numbers';
 import { createOperatorService } from './services/operator';
+import { createPaymentService } from './services/payments';
 import { createPowService } from './services/pow';
 import { createPricing } from './services/pricing';
 import { createProfileService } from './services/profile';
@@ -74,9 +78,34 @@ export interface BuildOptions {
   chats?: Partial<ChatOptions>;
   /** Jobs tuning (tests: short leases and polls). */
   jobs?: Partial<JobsOptions>;
+  /** The payment provider (tests: an adapter against a local fake); else PAYMENT_PROVIDER. */
+  payments?: PaymentProvider;
   /** Where time comes from (tests move a ManualClock). */
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+}
+
+/**
+ * The `balance` socket event: after a commit that moved balances, each account's balance as it stands
+ * is read and pushed to its sockets. Reads of one account run one after another, so the last event an
+ * account's sockets get is never older than the commit that caused it.
+ */
+function pushBalances(deps: Deps, log: FastifyInstance['log']) {
+  const chains = new Map<number, Promise<void>>();
+  return (accountIds: number[]) => {
+    for (const id of accountIds) {
+      const next = (chains.get(id) ?? Promise.resolve())
+        .then(async () => {
+          if (!deps.realtime.server) return;
+          deps.realtime.emitBalance(id, await deps.accounts.balance(id));
+        })
+        .catch((err: unknown) => log.warn({ err, accountId: id }, 'balance event not sent'))
+        .finally(() => {
+          if (chains.get(id) === next) chains.delete(id);
+        });
+      chains.set(id, next);
+    }
+  };
 }
 
 /** Builds the whole server: plugins, then routes. It does not listen; server.ts does. */
@@ -146,6 +175,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     media,
     numbers: createNumbersService(db),
     operator: createOperatorService(db),
+    payments: createPaymentService({
+      db,
+      jobs,
+      clock,
+      log: app.log,
+      provider:
+        opts.payments ??
+        // the sandbox posts its notifications to this server as a provider would, over HTTP (in process)
+        new SandboxPayments(db, env.PAYMENT_SANDBOX_SECRET ?? randomUUID() + randomUUID(), clock, async (url, body, headers) => {
+          const u = new URL(url);
+          const res = await app.inject({ method: 'POST', url: u.pathname + u.search, headers: { ...headers, host: u.host }, payload: body });
+          return { status: res.statusCode };
+        }),
+      options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 },
+    }),
     pow,
     profile: createProfileService(db, media, app.log),
     review: createReviewService(db, media),
@@ -155,6 +199,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   };
   registerPurges(jobs, db, clock);
   app.decorate('deps', deps);
+  // every committed balance change, whoever made it, reaches the account's sockets (issue 10)
+  const stopBalanceEvents = db.onBalancesCommitted(pushBalances(deps, app.log));
   // dev start on a new database: the demo accounts (npm run seed:demo does the same on demand)
   if (env.NODE_ENV === 'development') {
     const seeded = await deps.demo.seedIfNew();
@@ -193,6 +239,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(verifyRoutes);
   await app.register(profileRoutes);
   await app.register(inviteRoutes);
+  await app.register(paymentRoutes);
   await app.register(chatRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
@@ -200,6 +247,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
 
   app.addHook('onClose', async () => {
+    stopBalanceEvents();
     await mail.close?.();
     await carrier.close?.();
     redis?.disconnect();

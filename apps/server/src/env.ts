@@ -128,6 +128,26 @@ export const EnvSchema = z.object({
   ACCOUNT_CALLS_BURST: z.coerce.number().int().min(0).max(1_000_000).default(300),
   /** Socket handshakes per IP per minute (multiplied by IP_RATE_LIMIT_FACTOR), checked before the token is looked up. */
   SOCKET_CONNECTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
+  /*
+   * Payments (issue 10; the README's Configuration section): the provider adapter, its credentials
+   * and URLs.
+   */
+  /** The payment provider: `sandbox` (the default, our own provider page). */
+  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /**
+   * The secret the sandbox signs its notifications with. Unset: a random one per process (the
+   * sandbox posts to the process that served its page, so that works on any number of servers).
+   */
+  PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
+  /** Top-up submits one account may make per UTC day (200040 past it). */
+  PAYMENT_DAILY_ATTEMPTS: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** Minutes a card or wallet order waits for its payment before it expires (crypto: 48 hours). */
+  PAYMENT_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(120),
+  /**
+   * The public base URL providers and payers reach this server at (provider pages, webhooks, return
+   * links), e.g. https://numa.example.com. Unset: the request's own scheme and host.
+   */
+  PAYMENT_PUBLIC_URL: z.string().url().optional(),
   /** Check every response against the contract (on in tests). */
   VALIDATE_RESPONSES: bool.optional(),
 });

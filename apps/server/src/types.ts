@@ -21,6 +21,7 @@ import type { Limits } from './services/limits';
 import type { MediaService } from './services/media';
 import type { NumbersService } from './services/numbers';
 import type { OperatorService } from './services/operator';
+import type { PaymentService } from './services/payments';
 import type { PowService } from './services/pow';
 import type { Pricing } from './services/pricing';
 import type { ProfileService } from './services/profile';
@@ -70,6 +71,8 @@ export interface Deps {
   media: MediaService;
   numbers: NumbersService;
   operator: OperatorService;
+  /** Top-up: methods, orders, provider notifications, the payment / bill / SMS histories. */
+  payments: PaymentService;
   /** Proof of work that goes with each captcha drawing (the calls that send codes check it). */
   pow: PowService;
   profile: ProfileService;

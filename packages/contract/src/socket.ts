@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrandId, Direction, EpochMs, FullNumber, LanguageCode } from './common';
+import { BrandId, Direction, EpochMs, FullNumber, LanguageCode, Money } from './common';
 import { constants } from './constants';
 import { sessionCodes } from './retcodes';
 import { MediaList, MessageStatus, MessageType, PartyNumber, SmsId } from './api/chats';
@@ -20,7 +20,16 @@ export const socketEvents = {
   sendMessage: 'sendMessage',
   receiveMessage: 'receiveMessage',
   kicked: 'kicked',
+  balance: 'balance',
 } as const;
+
+/**
+ * `balance` is ours (issue 10): after every committed balance change (a top-up, a message charge, a
+ * number's rent, a code fee, an operator's adjustment), every socket of the account gets its new
+ * balance, so every open tab shows it at once without polling.
+ */
+export const BalanceEvent = z.object({ balance: Money });
+export type BalanceEvent = z.infer<typeof BalanceEvent>;
 
 /**
  * The handshake query: the session token (spec: "a token query"), and optionally the language for
@@ -128,4 +137,5 @@ export interface ClientToServerEvents {
 export interface ServerToClientEvents {
   receiveMessage: (message: ReceiveMessage) => void;
   kicked: (kick: Kicked) => void;
+  balance: (event: BalanceEvent) => void;
 }

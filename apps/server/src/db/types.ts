@@ -29,5 +29,10 @@ export interface Database {
   readonly kind: 'pglite' | 'postgres';
   readonly q: Q;
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Calls `listener` after every committed transaction that moved balances (through `ledger.apply`),
+   * with those accounts; returns the unsubscribe. app.ts pushes the new balances to the sockets.
+   */
+  onBalancesCommitted(listener: (accountIds: number[]) => void): () => void;
   close(): Promise<void>;
 }

@@ -21,6 +21,9 @@ export type IdemKind =
   | 'demo-balance'
   /** an operator's adjustment given a reference: (account, reference) */
   | 'operator'
+  /** a paid top-up order's credit / its operator refund: (order id) */
+  | 'pay'
+  | 'pay-refund'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

@@ -54,6 +54,11 @@ export class RealtimeHub {
     return this.io;
   }
 
+  /** The account's new balance to all its sockets (every server with the Redis adapter). */
+  emitBalance(accountId: number, balance: number) {
+    this.io?.to(accountRoom(accountId)).emit(socketEvents.balance, { balance });
+  }
+
   emitMessage(row: MessageRow) {
     const io = this.io;
     if (!io) return;

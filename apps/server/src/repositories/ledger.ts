@@ -1,5 +1,6 @@
 import type { Minor } from '@numa/contract';
 import type { Q, Tx } from '../db';
+import { noteBalanceChange } from '../db/context';
 import { ApiError } from '../lib/errors';
 import type { IdemKey } from '../lib/idem';
 
@@ -109,7 +110,10 @@ export const ledger = {
         throw new Error(`ledger: account ${c.accountId} moved under the row`, { cause: err });
       throw err;
     }
-    if (inserted) return { row: inserted, applied: true };
+    if (inserted) {
+      noteBalanceChange(tx, c.accountId);
+      return { row: inserted, applied: true };
+    }
     if (key) {
       const first = await ledger.byKey(tx, key);
       if (first) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Empty, EntityId, EpochMs, HttpUrl, Money } from '../common';
+import { type BrandId, Empty, EntityId, EpochMs, HttpUrl, Money } from '../common';
 import { constants } from '../constants';
 import { defineEndpoint } from '../endpoint';
 
@@ -272,3 +272,33 @@ export const queryPaymentStatus = defineEndpoint({
     balance: Money,
   }),
 });
+
+/**
+ * Decided (issue 10; the spec lists the methods but not which brand offers which): every dollar or
+ * Coins brand offers all of them; cloudnumber (yuan) offers WeChat Pay, Alipay and UnionPay only
+ * (PayPal and the crypto services settle in dollars).
+ */
+export const brandPaymentMethods: Record<BrandId, readonly PaymentMethodKey[]> = {
+  numa: constants.paymentMethods,
+  wephone: constants.paymentMethods,
+  wetalk: constants.paymentMethods,
+  wetalkpro: constants.paymentMethods,
+  jiema: constants.paymentMethods,
+  cloudnumber: ['wechatpay', 'alipay', 'unionpay'],
+};
+
+/**
+ * Decided (spec 001 §5: "a real phone must be verified before paying" for some methods): card
+ * payments (creditCard, unionpay) need a verified phone on the account; getPaymentMethods says so in
+ * `needSetPhone` and the client opens the verify modal in charge mode.
+ */
+export const methodsNeedingPhone: readonly PaymentMethodKey[] = ['creditCard', 'unionpay'];
+
+/** The crypto transfer methods and their currency (etherPay/paySubmit). */
+export const cryptoMethodOf: Record<CryptoCurrency, PaymentMethodKey> = {
+  USDT: 'usdtPay',
+  USDC: 'usdcPay',
+  TUSD: 'tusdPay',
+  ETH: 'ethPay',
+  BCH: 'bchPay',
+};

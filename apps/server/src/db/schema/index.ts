@@ -4,6 +4,7 @@ import type { CatalogueTables } from './catalogue';
 import type { ChatsTables } from './chats';
 import type { JobsTables } from './jobs';
 import type { MediaTables } from './media';
+import type { PaymentsTables } from './payments';
 import type { PricingTables } from './pricing';
 import type { SecurityTables } from './security';
 import type { SigninTables } from './signin';
@@ -21,6 +22,7 @@ export interface DB
     ChatsTables,
     JobsTables,
     MediaTables,
+    PaymentsTables,
     PricingTables,
     SecurityTables,
     SigninTables {}

@@ -1,0 +1,392 @@
+import { sql } from 'kysely';
+import type { Minor } from '@numa/contract';
+import type { Q, Tx } from '../db';
+
+export type OrderStatus = 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired';
+
+export interface OrderRow {
+  id: number;
+  accountId: number;
+  brand: string;
+  method: string;
+  provider: string;
+  productId: string;
+  currency: string;
+  amount: Minor;
+  bonus: Minor;
+  status: OrderStatus;
+  providerRef: string;
+  returnUrl: string | null;
+  crypto: Record<string, unknown> | null;
+  createdAt: Date;
+  expiresAt: Date;
+  paidAt: Date | null;
+  closedAt: Date | null;
+  refundedAt: Date | null;
+}
+
+const orderCols = [
+  'id',
+  'account_id as accountId',
+  'brand',
+  'method',
+  'provider',
+  'product_id as productId',
+  'currency',
+  'amount',
+  'bonus',
+  'status',
+  'provider_ref as providerRef',
+  'return_url as returnUrl',
+  'crypto',
+  'created_at as createdAt',
+  'expires_at as expiresAt',
+  'paid_at as paidAt',
+  'closed_at as closedAt',
+  'refunded_at as refundedAt',
+] as const;
+
+export interface NewOrder {
+  accountId: number;
+  brand: string;
+  method: string;
+  provider: string;
+  productId: string;
+  currency: string;
+  amount: Minor;
+  bonus: Minor;
+  providerRef: string;
+  returnUrl: string | null;
+  crypto: Record<string, unknown> | null;
+  expiresAt: Date;
+}
+
+/** Top-up orders and the provider notifications that settle them (migration 015). */
+export const paymentsRepo = {
+  /**
+   * Locks the account's row for the rest of the transaction: the submits of one account queue here,
+   * so counting today's attempts and adding one is never raced past the daily limit.
+   */
+  async lockAccount(tx: Tx, accountId: number): Promise<boolean> {
+    const row = await tx
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
+    return !!row;
+  },
+
+  async countSince(tx: Tx, accountId: number, since: Date): Promise<number> {
+    const row = await tx
+      .selectFrom('payment_orders')
+      .select((s) => s.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async insert(tx: Tx, o: NewOrder): Promise<OrderRow> {
+    return tx
+      .insertInto('payment_orders')
+      .values({
+        account_id: o.accountId,
+        brand: o.brand,
+        method: o.method,
+        provider: o.provider,
+        product_id: o.productId,
+        currency: o.currency,
+        amount: o.amount,
+        bonus: o.bonus,
+        provider_ref: o.providerRef,
+        return_url: o.returnUrl,
+        crypto: o.crypto ? JSON.stringify(o.crypto) : null,
+        expires_at: o.expiresAt,
+      })
+      .returning(orderCols)
+      .executeTakeFirstOrThrow() as Promise<OrderRow>;
+  },
+
+  async setProviderRef(
+    q: Q,
+    id: number,
+    providerRef: string,
+    crypto?: Record<string, unknown>,
+  ): Promise<void> {
+    await q
+      .updateTable('payment_orders')
+      .set({ provider_ref: providerRef, ...(crypto ? { crypto: JSON.stringify(crypto) } : {}) })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async byId(q: Q, id: number): Promise<OrderRow | null> {
+    return (
+      ((await q.selectFrom('payment_orders').select(orderCols).where('id', '=', id).executeTakeFirst()) as
+        OrderRow | undefined) ?? null
+    );
+  },
+
+  async byRef(q: Q, provider: string, ref: string): Promise<OrderRow | null> {
+    return (
+      ((await q
+        .selectFrom('payment_orders')
+        .select(orderCols)
+        .where('provider', '=', provider)
+        .where('provider_ref', '=', ref)
+        .executeTakeFirst()) as OrderRow | undefined) ?? null
+    );
+  },
+
+  /**
+   * pending (or cancelled / expired: the money arrived after all) → paid. Only one caller gets the row
+   * back; every other concurrent or later call gets null.
+   */
+  async markPaid(tx: Tx, id: number, at: Date): Promise<OrderRow | null> {
+    return (
+      ((await tx
+        .updateTable('payment_orders')
+        .set({ status: 'paid', paid_at: at, closed_at: at })
+        .where('id', '=', id)
+        .where('status', 'in', ['pending', 'cancelled', 'expired'])
+        .returning(orderCols)
+        .executeTakeFirst()) as OrderRow | undefined) ?? null
+    );
+  },
+
+  /** pending → failed | cancelled | expired; null when it was not pending. */
+  async close(
+    q: Q,
+    id: number,
+    status: 'failed' | 'cancelled' | 'expired',
+    at: Date,
+  ): Promise<OrderRow | null> {
+    return (
+      ((await q
+        .updateTable('payment_orders')
+        .set({ status, closed_at: at })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .returning(orderCols)
+        .executeTakeFirst()) as OrderRow | undefined) ?? null
+    );
+  },
+
+  /** Every pending order past its time, closed as expired; returns how many. */
+  async expireDue(q: Q, now: Date): Promise<number> {
+    const rows = await q
+      .updateTable('payment_orders')
+      .set({ status: 'expired', closed_at: now })
+      .where('status', '=', 'pending')
+      .where('expires_at', '<=', now)
+      .returning('id')
+      .execute();
+    return rows.length;
+  },
+
+  async markRefunded(tx: Tx, id: number, at: Date): Promise<boolean> {
+    const row = await tx
+      .updateTable('payment_orders')
+      .set({ refunded_at: at })
+      .where('id', '=', id)
+      .where('status', '=', 'paid')
+      .where('refunded_at', 'is', null)
+      .returning('id')
+      .executeTakeFirst();
+    return !!row;
+  },
+
+  /** Records a provider event once: false when its id was seen before (nothing else happens then). */
+  async recordEvent(
+    tx: Tx,
+    e: {
+      provider: string;
+      eventId: string;
+      orderId: number | null;
+      result: string;
+      payload: Record<string, unknown>;
+    },
+  ): Promise<boolean> {
+    const row = await tx
+      .insertInto('payment_events')
+      .values({
+        provider: e.provider,
+        event_id: e.eventId,
+        order_id: e.orderId,
+        result: e.result,
+        payload: JSON.stringify(e.payload),
+      })
+      .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return !!row;
+  },
+
+  async eventsOf(q: Q, orderId: number) {
+    return q
+      .selectFrom('payment_events')
+      .select(['event_id as eventId', 'result', 'created_at as createdAt'])
+      .where('order_id', '=', orderId)
+      .orderBy('id')
+      .execute();
+  },
+
+  /** The operator's list: newest first, optionally one account's or one status. */
+  async list(q: Q, f: { accountId?: number; status?: string; limit: number }): Promise<OrderRow[]> {
+    let query = q.selectFrom('payment_orders').select(orderCols).orderBy('id', 'desc').limit(f.limit);
+    if (f.accountId !== undefined) query = query.where('account_id', '=', f.accountId);
+    if (f.status) query = query.where('status', '=', f.status);
+    return (await query.execute()) as OrderRow[];
+  },
+};
+
+/** Bills of a month for the histories (the ledger, read-only). */
+export const historyRepo = {
+  /** Recharges, invite and redeem bonuses of [from, to): the payment history. */
+  async payments(
+    q: Q,
+    accountId: number,
+    types: number[],
+    from: Date,
+    to: Date,
+    limit: number,
+    offset: number,
+  ) {
+    const base = q
+      .selectFrom('ledger')
+      .where('account_id', '=', accountId)
+      .where('type', 'in', types)
+      .where('charge', '>', 0 as Minor)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to);
+    const [rows, total] = await Promise.all([
+      base
+        .select(['id', 'type', 'charge', 'options', 'created_at as createdAt'])
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      base.select((s) => s.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  },
+
+  /** A page of the month's bills, newest first, below the cursor id. */
+  async bills(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null, limit: number) {
+    let query = q
+      .selectFrom('ledger')
+      .select([
+        'id',
+        'type',
+        'charge',
+        'before_balance as beforeBalance',
+        'after_balance as afterBalance',
+        'options',
+        'created_at as createdAt',
+      ])
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('id', 'desc')
+      .limit(limit);
+    if (beforeId !== null) query = query.where('id', '<', beforeId);
+    return query.execute();
+  },
+
+  /** A page of the month's SMS and MMS (not deleted), newest first, with the count. */
+  async messages(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
+    const base = q
+      .selectFrom('messages')
+      .where('account_id', '=', accountId)
+      .where('deleted', '=', false)
+      .where('date', '>=', from.getTime())
+      .where('date', '<', to.getTime());
+    const [rows, total] = await Promise.all([
+      base
+        .select([
+          'id',
+          'direction',
+          'own_full_number as own',
+          'other_full_number as other',
+          'date',
+          'charge',
+          'type',
+          'text',
+        ])
+        .orderBy('date', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      base.select((s) => s.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(total.n) };
+  },
+};
+
+/** The sandbox provider's own records (providers/payments/sandbox.ts). */
+export const sandboxRepo = {
+  async create(
+    q: Q,
+    c: {
+      ref: string;
+      brand: string;
+      description: string;
+      amount: Minor;
+      currency: string;
+      notifyUrl: string;
+      crypto: Record<string, unknown> | null;
+    },
+  ) {
+    await q
+      .insertInto('payment_sandbox_checkouts')
+      .values({
+        ref: c.ref,
+        brand: c.brand,
+        description: c.description,
+        amount: c.amount,
+        currency: c.currency,
+        notify_url: c.notifyUrl,
+        crypto: c.crypto ? JSON.stringify(c.crypto) : null,
+      })
+      .execute();
+  },
+
+  async get(q: Q, ref: string) {
+    return (
+      (await q
+        .selectFrom('payment_sandbox_checkouts')
+        .select([
+          'ref',
+          'brand',
+          'description',
+          'amount',
+          'currency',
+          'notify_url as notifyUrl',
+          'crypto',
+          'status',
+          'last_event as lastEvent',
+        ])
+        .where('ref', '=', ref)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** open → status, with the notification it sends; false when it was not open. */
+  async settle(
+    q: Q,
+    ref: string,
+    status: 'paid' | 'failed' | 'cancelled',
+    event: Record<string, unknown> | null,
+  ): Promise<boolean> {
+    const row = await q
+      .updateTable('payment_sandbox_checkouts')
+      .set({ status, last_event: event ? JSON.stringify(event) : null, updated_at: sql<Date>`now()` })
+      .where('ref', '=', ref)
+      .where('status', '=', 'open')
+      .returning('ref')
+      .executeTakeFirst();
+    return !!row;
+  },
+};

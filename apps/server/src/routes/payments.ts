@@ -1,0 +1,187 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { cryptoMethodOf, endpoints } from '@numa/contract';
+import { ApiError } from '../lib/errors';
+import { route } from '../lib/route';
+import { SandboxPayments, type SandboxAction } from '../providers/payments/sandbox';
+
+const sandboxActions: readonly SandboxAction[] = [
+  'pay',
+  'fail',
+  'cancel',
+  'resend',
+  'sendExact',
+  'sendWrong',
+];
+
+/**
+ * Top-up (issue 10): the pay calls of spec 001 §7, the order's status and cleanup, the histories, the
+ * providers' webhooks at /pay/notify/<provider> (raw body: the signature covers its bytes), and the
+ * sandbox provider's own page at /pay/sandbox/<ref>.
+ */
+export default async function paymentRoutes(app: FastifyInstance) {
+  const { payments, env } = app.deps;
+  const baseUrl = (req: FastifyRequest) =>
+    env.PAYMENT_PUBLIC_URL?.replace(/\/$/, '') ?? `${req.protocol}://${req.headers.host ?? req.hostname}`;
+  const submitLimit = { rateLimit: { max: 60, timeWindow: 60_000 } };
+
+  route(app, endpoints.getPaymentMethods, async ({ session, ctx }) =>
+    payments.methods(session.accountId, ctx.brand.id),
+  );
+
+  route(
+    app,
+    endpoints.paySubmit,
+    async ({ req, input, session, ctx }) => {
+      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
+        method: input.payment_method,
+        productId: input.productid,
+        customAmount: input.custom_amount,
+        returnUrl: input.return_url,
+      });
+      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
+    },
+    submitLimit,
+  );
+
+  route(
+    app,
+    endpoints.alipayPaySubmit,
+    async ({ req, input, session, ctx }) => {
+      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
+        method: 'alipay',
+        productId: input.productid,
+        customAmount: input.custom_amount,
+        returnUrl: input.return_url,
+      });
+      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
+    },
+    submitLimit,
+  );
+
+  route(
+    app,
+    endpoints.cryptoCurrencyPaySubmit,
+    async ({ req, input, session, ctx }) => {
+      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
+        method: 'cryptoPay',
+        productId: input.productid,
+        customAmount: input.custom_amount,
+        returnUrl: input.return_url,
+      });
+      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
+    },
+    submitLimit,
+  );
+
+  route(
+    app,
+    endpoints.paypalPaySubmit,
+    async ({ req, input, session, ctx }) => {
+      const base = baseUrl(req);
+      const r = await payments.submit(session.accountId, ctx.brand.id, base, {
+        method: 'paypal',
+        productId: input.productid,
+      });
+      const form = r.checkout.form ?? { action: r.checkout.paymentUrl, fields: {} };
+      return {
+        orderId: String(r.order.id),
+        transactionId: r.checkout.ref,
+        formAction: form.action,
+        formFields: form.fields,
+      };
+    },
+    submitLimit,
+  );
+
+  route(
+    app,
+    endpoints.etherPayPaySubmit,
+    async ({ req, input, session, ctx }) => {
+      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
+        method: cryptoMethodOf[input.currency],
+        productId: input.productid,
+        customAmount: input.custom_amount,
+        crypto: { currency: input.currency, network: input.network ?? null },
+      });
+      const c = r.crypto!;
+      return {
+        orderId: String(r.order.id),
+        currency: input.currency,
+        network: input.network ?? null,
+        rechargeAmount: c.amount,
+        walletAddress: c.address,
+        cryptoToLegalRate: c.rate,
+        queryRateTime: c.rateTime,
+      };
+    },
+    submitLimit,
+  );
+
+  route(app, endpoints.cancelPayment, async ({ input, session }) =>
+    payments.cancel(session.accountId, input.orderId),
+  );
+  route(app, endpoints.queryPaymentStatus, async ({ input, session }) =>
+    payments.status(session.accountId, input.orderId),
+  );
+
+  route(app, endpoints.getPaymentList, async ({ input, session }) =>
+    payments.paymentList(session.accountId, input.date, input.pageNo, input.pageSize),
+  );
+  route(app, endpoints.getBillList, async ({ input, session }) =>
+    payments.billList(session.accountId, input.ym, input.nextPage, input.pageSize),
+  );
+  route(app, endpoints.getNormalSmsList, async ({ input, session }) =>
+    payments.smsList(session.accountId, input.date, input.pageNo, input.pageSize),
+  );
+
+  // --- the providers' side ---
+  await app.register(async (hooks) => {
+    // the signature covers the exact bytes: keep the body as text
+    hooks.addContentTypeParser(
+      ['application/json', 'application/x-www-form-urlencoded', 'text/plain'],
+      { parseAs: 'string', bodyLimit: 256 * 1024 },
+      (_req, body, done) => done(null, body),
+    );
+
+    hooks.post('/pay/notify/:provider', async (req) => {
+      const { provider } = req.params as { provider: string };
+      const result = await payments.notify(
+        provider,
+        { rawBody: typeof req.body === 'string' ? req.body : '', headers: req.headers, url: req.url },
+        req.ctx.brand.id,
+      );
+      return { received: true, result };
+    });
+
+    const sandbox = payments.provider instanceof SandboxPayments ? payments.provider : null;
+    if (!sandbox) return;
+    const page = async (ref: string, message: string | null) => {
+      const html = await sandbox.page(ref, message);
+      if (html === null) throw new ApiError(200046);
+      return html;
+    };
+    hooks.get('/pay/sandbox/:ref', async (req, reply) => {
+      const { ref } = req.params as { ref: string };
+      const { m } = (req.query ?? {}) as { m?: string };
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(await page(ref, typeof m === 'string' ? m.slice(0, 300) : null));
+    });
+    // a hosted form (the PayPal dialog's) lands here with its fields
+    hooks.post('/pay/sandbox/:ref', async (req, reply) => {
+      const { ref } = req.params as { ref: string };
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(await page(ref, null));
+    });
+    hooks.post('/pay/sandbox/:ref/:action', async (req, reply) => {
+      const { ref, action } = req.params as { ref: string; action: string };
+      if (!(sandboxActions as readonly string[]).includes(action)) throw new ApiError(100001, null, 'action');
+      const message = await sandbox.act(ref, action as SandboxAction);
+      if (message === null) throw new ApiError(200046);
+      return reply.redirect(`/pay/sandbox/${encodeURIComponent(ref)}?m=${encodeURIComponent(message)}`, 303);
+    });
+  });
+}

@@ -1,0 +1,284 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BalanceEvent } from '@numa/contract';
+import { ManualClock } from '../src/lib/clock';
+import { sandboxSignatureHeader, signSandbox } from '../src/providers/payments/sandbox';
+import { connect, startChatApp, until, type ChatClientSocket, type ListeningApp } from './chat-support';
+import { signIn, testDbKind } from './helpers';
+
+const secret = 'test-sandbox-secret-0123456789';
+let t: ListeningApp;
+const clock = new ManualClock();
+const sockets: ChatClientSocket[] = [];
+beforeAll(async () => {
+  t = await startChatApp({
+    clock,
+    envOverrides: { PAYMENT_SANDBOX_SECRET: secret, PAYMENT_DAILY_ATTEMPTS: '12' },
+  });
+});
+afterAll(async () => {
+  sockets.forEach((s) => s.close());
+  await t?.close();
+});
+
+let phoneSeq = 0;
+const newUser = (host = 'localhost') =>
+  signIn(
+    t.app,
+    {
+      telCode: '1',
+      phone: `41577${String(process.pid % 100).padStart(2, '0')}${String(phoneSeq++).padStart(3, '0')}`,
+    },
+    host,
+  );
+type Client = Awaited<ReturnType<typeof newUser>>;
+
+const accountIdOf = async (c: Client) => {
+  const phone = (await c.get('/web/getAccountInfo')).body.data.phone as string;
+  const [row] = await t.db.query<{ id: number }>(`SELECT id FROM accounts WHERE phone = $1`, [phone]);
+  return row!.id;
+};
+/** The invariant: the balance is the sum of the account's bills, and the last bill's after-balance. */
+async function ledgerAddsUp(accountId: number) {
+  const [row] = await t.db.query<{ balance: number; total: number; n: number }>(
+    `SELECT a.balance, COALESCE(SUM(l.charge), 0)::bigint AS total, COUNT(l.id)::int AS n FROM accounts a LEFT JOIN ledger l ON l.account_id = a.id WHERE a.id = $1 GROUP BY a.id`,
+    [accountId],
+  );
+  expect(Number(row!.total)).toBe(Number(row!.balance));
+  return { balance: Number(row!.balance), bills: row!.n };
+}
+const orderRow = async (id: string) =>
+  (await t.db.query(`SELECT * FROM payment_orders WHERE id = $1`, [id]))[0];
+
+/** Posts a signed (or not) notification body to the webhook. */
+const notify = (body: string, opts: { host?: string; sign?: string | null; at?: number } = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/pay/notify/sandbox',
+    headers: {
+      host: opts.host ?? 'localhost',
+      'content-type': 'application/json',
+      ...(opts.sign === null
+        ? {}
+        : {
+            [sandboxSignatureHeader]:
+              opts.sign ?? signSandbox(secret, body, Math.floor((opts.at ?? clock.now()) / 1000)),
+          }),
+    },
+    payload: body,
+  });
+const paidEvent = (ref: string, amount: number, id = `evt_${ref}_paid`, currency = 'usd') =>
+  JSON.stringify({ id, type: 'checkout.paid', created: 1, data: { ref, amount, currency } });
+
+describe(`payments (${testDbKind})`, () => {
+  it('offers the brand methods and amounts, tops up through the sandbox page once, and tells every socket the balance', async () => {
+    const c = await newUser();
+    const accountId = await accountIdOf(c);
+    const methods = (await c.get('/web/getPaymentMethods')).body.data;
+    expect(methods).toMatchObject({
+      creditCard: true,
+      paypal: true,
+      wechatpay: true,
+      usdtPay: true,
+      needSetPhone: { creditCard: false },
+    });
+    const email = await signIn(t.app, { email: `pay${Date.now()}@example.com` });
+    expect((await email.get('/web/getPaymentMethods')).body.data.needSetPhone).toMatchObject({
+      creditCard: true,
+      unionpay: true,
+      paypal: false,
+    });
+    expect(
+      (await email.post('/web/paySubmit', { payment_method: 'creditCard', productid: 'card_web_usd_10' }))
+        .body.retcode,
+    ).toBe(200043);
+    const cloud = (await (await newUser('cloudnumber.localhost')).get('/web/getPaymentMethods')).body.data;
+    expect(cloud).toMatchObject({ wechatpay: true, paypal: false, creditCard: false, usdtPay: false });
+
+    // amounts exactly as spec 001 §9: presets, the custom range, no custom with PayPal, the brand's currency
+    const refused = [
+      { payment_method: 'creditCard', productid: 'card_web_usd_7' },
+      { payment_method: 'creditCard', productid: 'card_web_cny_10' },
+      { payment_method: 'creditCard', productid: 'wechatpay_web_usd_10' },
+      { payment_method: 'creditCard', productid: 'card_web_usd_CUSTOM', custom_amount: 10.99 },
+      { payment_method: 'creditCard', productid: 'card_web_usd_CUSTOM', custom_amount: 200.01 },
+    ];
+    for (const body of refused)
+      expect((await c.post('/web/paySubmit', body)).body.retcode, JSON.stringify(body)).toBe(200025);
+    expect((await c.post('/web/paypal/paySubmit', { productid: 'paypal_web_usd_CUSTOM' })).body.retcode).toBe(
+      100001,
+    );
+    expect(
+      (
+        await c.post('/web/paySubmit', {
+          payment_method: 'creditCard',
+          productid: 'card_web_usd_10',
+          custom_amount: 5,
+        })
+      ).body.retcode,
+    ).toBe(100001);
+
+    const s1 = await connect(t.url, c.token!);
+    const s2 = await connect(t.url, c.token!);
+    sockets.push(s1, s2);
+    const events: number[] = [];
+    s2.on('balance', (e) => events.push(BalanceEvent.parse(e).balance));
+
+    const sub = await c.post('/web/paySubmit', {
+      payment_method: 'creditCard',
+      productid: 'card_web_usd_CUSTOM',
+      custom_amount: 20,
+    });
+    expect(sub.body.retcode).toBe(0);
+    const { orderId, paymentUrl } = sub.body.data as { orderId: string; paymentUrl: string };
+    expect(paymentUrl).toMatch(/^http:\/\/localhost\/pay\/sandbox\/sbx_[0-9a-f]{24}$/);
+    const pageUrl = new URL(paymentUrl).pathname;
+    const page = await t.app.inject({ url: pageUrl, headers: { host: 'localhost' } });
+    expect(page.headers['content-type']).toContain('text/html');
+    for (const name of ['Pay', 'Fail', 'Cancel']) expect(page.body).toContain(`>${name}</button>`);
+    expect(page.body).toContain('20.00 USD');
+    expect((await c.get('/web/queryPaymentStatus', { orderId })).body.data).toMatchObject({
+      status: 'pending',
+      amount: 20,
+      gift: 3,
+      balance: 0,
+    });
+
+    const got = new Promise<number>((resolve) => s1.once('balance', (e) => resolve(e.balance)));
+    const pay = await t.app.inject({ method: 'POST', url: `${pageUrl}/pay`, headers: { host: 'localhost' } });
+    expect(pay.statusCode).toBe(303);
+    const after = await t.app.inject({ url: pay.headers.location as string, headers: { host: 'localhost' } });
+    expect(after.body).toContain('answered HTTP 200');
+    expect(after.body).toContain('>Send the notification again</button>');
+    expect(await got).toBe(23);
+    await until(async () => events.includes(23));
+    // "Send the notification again" by hand, then a replay 100 times and 20 at once: credited once
+    for (let i = 0; i < 3; i++)
+      await t.app.inject({ method: 'POST', url: `${pageUrl}/resend`, headers: { host: 'localhost' } });
+    const ref = pageUrl.split('/').pop()!;
+    for (let i = 0; i < 100; i++) expect((await notify(paidEvent(ref, 200_000))).statusCode).toBe(200);
+    await Promise.all(Array.from({ length: 20 }, () => notify(paidEvent(ref, 200_000))));
+    // another event id for the same order: still once
+    expect((await notify(paidEvent(ref, 200_000, 'evt_other'))).json().result).toBe('ignored');
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 230_000, bills: 1 });
+    const [bill] = await t.db.query(`SELECT type, charge, options FROM ledger WHERE account_id = $1`, [
+      accountId,
+    ]);
+    expect(bill).toMatchObject({
+      type: 1,
+      options: { amount: 20, gift: 3, purchaseMethod: 'creditCard', orderId },
+    });
+    expect((await c.get('/web/queryPaymentStatus', { orderId })).body.data).toMatchObject({
+      status: 'paid',
+      balance: 23,
+    });
+    expect((await c.post('/web/cancelPayment', { orderId })).body.data.status).toBe('paid');
+
+    // histories: payment list (amounts, gift), bills with before/after, the month tab, CSV
+    const realYm = new Date().toISOString().slice(0, 7);
+    const payList = (await c.get('/web/getPaymentList', { date: realYm })).body.data;
+    expect(payList).toMatchObject({
+      totalRows: 1,
+      paymentList: [{ method: 'creditCard', amount: 20, gifts: 3 }],
+    });
+    expect((await c.get('/web/getPaymentList', { date: '2020-01' })).body.data).toEqual({
+      totalRows: 0,
+      paymentList: [],
+    });
+    const bills = (await c.get('/web/getBillList', { ym: realYm })).body.data;
+    expect(bills).toMatchObject({
+      nextPage: null,
+      list: [{ type: 1, charge: 23, beforeBalance: 0, afterBalance: 23 }],
+    });
+  });
+
+  it('refuses forged, unsigned, stale, mismatched and other-brand notifications, and keeps orders to their owner', async () => {
+    const c = await newUser();
+    const accountId = await accountIdOf(c);
+    const { orderId, paymentUrl } = (
+      await c.post('/web/alipay/paySubmit', { productid: 'alipay_web_usd_50' })
+    ).body.data;
+    const ref = new URL(paymentUrl).pathname.split('/').pop()!;
+    expect((await orderRow(orderId)).bonus).toBe(0); // numa: no bonus on presets
+    const body = paidEvent(ref, 500_000);
+    expect((await notify(body, { sign: null })).statusCode).toBe(403);
+    expect(
+      (
+        await notify(body, {
+          sign: signSandbox('another-secret-0123456789', body, Math.floor(clock.now() / 1000)),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await notify(body, { at: clock.now() - 3_600_000 })).statusCode).toBe(403);
+    expect((await notify(paidEvent(ref, 400_000, 'evt_short'))).statusCode).toBe(400);
+    expect((await notify(paidEvent(ref, 500_000, 'evt_cny', 'cny'))).statusCode).toBe(400);
+    expect(
+      (await notify(paidEvent(ref, 500_000, 'evt_brand'), { host: 'wephone.localhost' })).statusCode,
+    ).toBe(400);
+    expect((await notify(paidEvent('sbx_nope', 500_000, 'evt_nope'))).statusCode).toBe(400);
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 0, bills: 0 });
+    const refused = await t.db.query(`SELECT result FROM payment_events WHERE order_id = $1 ORDER BY id`, [
+      orderId,
+    ]);
+    expect(refused.map((r) => r.result)).toEqual(['refused: amount', 'refused: amount', 'refused: brand']);
+
+    // another account can neither read nor cancel it
+    const other = await newUser();
+    expect((await other.get('/web/queryPaymentStatus', { orderId })).body.retcode).toBe(200046);
+    expect((await other.post('/web/cancelPayment', { orderId })).body.retcode).toBe(200046);
+    expect((await orderRow(orderId)).status).toBe('pending');
+    // its owner's dialog closes: cancelled at the provider too; a late payment still credits
+    expect((await c.post('/web/cancelPayment', { orderId })).body.data.status).toBe('cancelled');
+    expect((await notify(body)).json().result).toBe('credited');
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 500_000, bills: 1 });
+
+    // a failed payment closes the order and moves nothing
+    const f = (
+      await c.post('/web/paySubmit', { payment_method: 'wechatpay', productid: 'wechatpay_web_usd_10' })
+    ).body.data;
+    const fpage = new URL(f.paymentUrl).pathname;
+    await t.app.inject({ method: 'POST', url: `${fpage}/fail`, headers: { host: 'localhost' } });
+    expect((await orderRow(f.orderId)).status).toBe('failed');
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 500_000, bills: 1 });
+  });
+
+  it('never passes the daily limit under 50 concurrent submits, and expires orders from the jobs', async () => {
+    const c = await newUser();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        c.post('/web/paySubmit', { payment_method: 'wechatpay', productid: 'wechatpay_web_usd_5' }),
+      ),
+    );
+    const ok = results.filter((r) => r.body.retcode === 0).length;
+    expect(ok).toBe(12);
+    expect(results.filter((r) => r.body.retcode === 200040).length).toBe(38);
+    const [{ n }] = (await t.db.query(`SELECT count(*)::int AS n FROM payment_orders WHERE account_id = $1`, [
+      await accountIdOf(c),
+    ])) as [{ n: number }];
+    expect(n).toBe(12);
+
+    // two hours later the pending ones are expired by the job; a crypto transfer waits 48 hours
+    const d = await newUser();
+    const crypto = (
+      await d.post('/web/etherPay/paySubmit', {
+        productid: 'crypto_web_usd_20',
+        currency: 'USDT',
+        network: 'TRC-20',
+      })
+    ).body.data;
+    expect(crypto).toMatchObject({
+      currency: 'USDT',
+      network: 'TRC-20',
+      rechargeAmount: '20.0000',
+      cryptoToLegalRate: '1',
+    });
+    expect(crypto.walletAddress).toMatch(/^T/);
+    clock.advance(2 * 3_600_000 + 60_000);
+    await t.app.deps.jobs.drain();
+    const rows = await t.db.query(`SELECT status, method FROM payment_orders WHERE account_id IN ($1, $2)`, [
+      await accountIdOf(c),
+      await accountIdOf(d),
+    ]);
+    expect(rows.filter((r) => r.method === 'wechatpay').every((r) => r.status === 'expired')).toBe(true);
+    expect(rows.find((r) => r.method === 'usdtPay')!.status).toBe('pending');
+  });
+});
