@@ -1,3 +1,4 @@
+import { applyBalanceEvent } from './balance';
 import { io, type Socket } from 'socket.io-client';
 import {
   constants,
@@ -167,6 +168,7 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
   });
 
   socket.on(socketEvents.receiveMessage, (raw: unknown) => handlers.onMessage(raw));
+  socket.on(socketEvents.balance, (raw: unknown) => applyBalanceEvent(raw));
 
   socket.on(socketEvents.kicked, (raw: unknown) => {
     const parsed = Kicked.safeParse(raw);

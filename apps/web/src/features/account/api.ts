@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { endpoints } from '@numa/contract';
 import { call } from '../../lib/api';
+import { balanceKey } from '../../lib/balance';
 
 export const accountKeys = {
   info: ['account', 'info'] as const,
-  balance: ['account', 'balance'] as const,
+  balance: balanceKey,
 };
 
 export const useAccountInfo = () => useQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}) });
