@@ -7,10 +7,12 @@ export const PORT = Number(process.env.E2E_PORT ?? 8091);
 /** The server, reached directly by the test (Node may not resolve *.localhost). */
 export const api = `http://127.0.0.1:${PORT}`;
 /** A brand's host; Chromium sends every *.localhost name to 127.0.0.1. */
-export const hostUrl = (brand: string | null, path = '/') => `http://${brand ? `${brand}.` : ''}localhost:${PORT}${path}`;
+export const hostUrl = (brand: string | null, path = '/') =>
+  `http://${brand ? `${brand}.` : ''}localhost:${PORT}${path}`;
 
 let seq = 0;
-export const uniqueEmail = (tag: string) => `${tag}.${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
+export const uniqueEmail = (tag: string) =>
+  `${tag}.${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
 /** A valid US number no other test uses. */
 export const uniqueUsPhone = () => `415555${String((Date.now() + seq++) % 10000).padStart(4, '0')}`;
 
@@ -25,7 +27,9 @@ export async function outboxCode(to: string): Promise<string> {
 export async function solveCaptcha(page: Page, captchaResponse: Promise<Response>) {
   const res = await captchaResponse;
   const captchaId = new URL(res.url()).searchParams.get('captchaId')!;
-  const answer = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as { text: string };
+  const answer = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as {
+    text: string;
+  };
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox').fill(answer.text);
   await dialog.getByRole('button', { name: /confirm|确认/i }).click();
@@ -35,7 +39,10 @@ export const captchaDrawn = (page: Page) => page.waitForResponse((r) => r.url().
 
 /** Signs in through the login screen by e-mail; the code is read from the dev outbox. */
 export async function signInByEmail(page: Page, email: string, lang: 'en' | 'zh' = 'en') {
-  const L = lang === 'en' ? { byEmail: 'Email', email: 'Email address', getCode: 'Get code' } : { byEmail: '邮箱', email: '邮箱地址', getCode: '获取验证码' };
+  const L =
+    lang === 'en'
+      ? { byEmail: 'Email', email: 'Email address', getCode: 'Get code' }
+      : { byEmail: '邮箱', email: '邮箱地址', getCode: '获取验证码' };
   await page.getByRole('tab', { name: L.byEmail }).click();
   await page.getByRole('textbox', { name: L.email }).fill(email);
   const before = await outboxCount(email);
@@ -72,7 +79,13 @@ import http from 'node:http';
 type AnyJson = any;
 
 /** A raw call to the server as if from a brand's host (Node's fetch cannot set Host). */
-export function request(method: string, path: string, brand: string | null, body?: unknown, token?: string): Promise<{ status: number; json: AnyJson }> {
+export function request(
+  method: string,
+  path: string,
+  brand: string | null,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; json: AnyJson }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -83,7 +96,9 @@ export function request(method: string, path: string, brand: string | null, body
         path,
         headers: {
           host: `${brand ? `${brand}.` : ''}localhost:${PORT}`,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
           ...(token ? { 'auth-token': token } : {}),
         },
       },
@@ -107,12 +122,25 @@ export async function solvePow(challenge: PowChallenge): Promise<string> {
 }
 
 /** Signs in without the UI (for tests about what comes after): returns the token. */
-export async function apiSignIn(brand: string, address: { email: string } | { telCode: string; phone: string }): Promise<string> {
+export async function apiSignIn(
+  brand: string,
+  address: { email: string } | { telCode: string; phone: string },
+): Promise<string> {
   const captchaId = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const drawn = (await request('GET', `/web/genCaptcha?captchaId=${captchaId}`, brand)).json as { data: CaptchaImage };
-  const { text } = (await request('GET', `/dev/captcha?captchaId=${captchaId}`, brand)).json as { text: string };
+  const drawn = (await request('GET', `/web/genCaptcha?captchaId=${captchaId}`, brand)).json as {
+    data: CaptchaImage;
+  };
+  const { text } = (await request('GET', `/dev/captcha?captchaId=${captchaId}`, brand)).json as {
+    text: string;
+  };
   const pow = await solvePow(drawn.data.pow);
-  const pre = await request('POST', '/web/preLogin', brand, { platform: brand, ...address, captchaId, inputCaptcha: text, pow });
+  const pre = await request('POST', '/web/preLogin', brand, {
+    platform: brand,
+    ...address,
+    captchaId,
+    inputCaptcha: text,
+    pow,
+  });
   if (pre.json.retcode !== 0) throw new Error(`preLogin: ${JSON.stringify(pre.json)}`);
   const to = 'email' in address ? address.email : `${address.telCode}${address.phone}`;
   const code = await waitForCode(to);
@@ -154,8 +182,48 @@ export function adminCommand(...argv: string[]): Promise<{ code: number; stdout:
     execFile(
       process.execPath,
       ['--import', 'tsx', 'apps/server/src/cli/admin.ts', ...argv],
-      { cwd: repoRoot, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '', LOG_LEVEL: 'silent' } },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '', LOG_LEVEL: 'silent' },
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
+}
+
+/**
+ * Tops up through the real sandbox flow on a signed-in page: the Recharge panel, an amount (a preset
+ * label such as '10', or a custom amount), a method (its label, Card by default), Pay; then the
+ * provider's page in the new window, its Pay button, and the dialog's finish state. Returns the
+ * provider window (closed) and leaves the Recharge panel open.
+ */
+export async function topUpInSandbox(
+  page: Page,
+  opts: { amount?: string; custom?: number; method?: string } = {},
+) {
+  if (!page.url().includes('/account/credit')) {
+    await page.goto(new URL('/account/credit', page.url()).toString());
+  }
+  const panel = page.getByRole('region', { name: /^(Recharge|充值)$/ });
+  if (opts.custom !== undefined) {
+    await panel.getByRole('radio', { name: /Custom|自定义/ }).check({ force: true });
+    await panel.getByRole('textbox', { name: /Custom amount|自定义金额/ }).fill(String(opts.custom));
+  } else if (opts.amount) {
+    await panel
+      .getByRole('radio', { name: new RegExp(`^${opts.amount.replace('.', '\\.')}\\b`) })
+      .check({ force: true });
+  }
+  await panel.getByRole('radio', { name: new RegExp(`^${opts.method ?? 'Card'}`) }).check({ force: true });
+  const popup = page.waitForEvent('popup');
+  await panel.getByRole('button', { name: /^(Pay|支付)$/ }).click();
+  const provider = await popup;
+  await provider.waitForURL(/\/pay\/sandbox\//);
+  await provider.getByRole('button', { name: 'Pay', exact: true }).click();
+  await provider.getByRole('button', { name: 'Send the notification again' }).waitFor();
+  const dialog = page.getByRole('dialog', { name: /^(Payment|支付)$/ });
+  await dialog.getByText(/Payment successful|支付成功/).waitFor();
+  await provider.close();
+  await dialog.getByRole('button', { name: /^(Finish|完成)$/ }).click();
+  return provider;
 }

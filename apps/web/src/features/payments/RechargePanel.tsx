@@ -59,7 +59,7 @@ export default function RechargePanel() {
     const win = choice.method === 'paypal' ? null : window.open('', '_blank');
     setPhase({ kind: 'sending' });
     try {
-      const returnUrl = `${window.location.origin}/?tab=tabAccount&panel=credit`;
+      const returnUrl = `${window.location.origin}/account/credit`;
       const r = await submitPayment(choice, returnUrl);
       if (r.form) postHostedForm(r.form.action, r.form.fields);
       else if (win && r.paymentUrl) win.location.href = r.paymentUrl;
