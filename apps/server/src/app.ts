@@ -40,6 +40,7 @@ import healthRoutes from './routes/health';
 import inviteRoutes from './routes/invite';
 import mediaRoutes from './routes/media';
 import paymentRoutes from './routes/payments';
+import rateRoutes from './routes/rates';
 import profileRoutes from './routes/profile';
 import verifyRoutes from './routes/verify';
 import { createAccountService } from './services/accounts';
@@ -240,6 +241,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(profileRoutes);
   await app.register(inviteRoutes);
   await app.register(paymentRoutes);
+  await app.register(rateRoutes);
   await app.register(chatRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);

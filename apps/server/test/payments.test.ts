@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEvent } from '@numa/contract';
 import { ManualClock } from '../src/lib/clock';
 import { sandboxSignatureHeader, signSandbox } from '../src/providers/payments/sandbox';
-import { connect, startChatApp, until, type ChatClientSocket, type ListeningApp } from './chat-support';
+import {
+  connect,
+  credit,
+  startChatApp,
+  until,
+  type ChatClientSocket,
+  type ListeningApp,
+} from './chat-support';
 import { signIn, testDbKind } from './helpers';
 
 const secret = 'test-sandbox-secret-0123456789';
@@ -280,5 +287,69 @@ describe(`payments (${testDbKind})`, () => {
     ]);
     expect(rows.filter((r) => r.method === 'wechatpay').every((r) => r.status === 'expired')).toBe(true);
     expect(rows.find((r) => r.method === 'usdtPay')!.status).toBe('pending');
+  });
+
+  it('pages the month of bills by cursor, downloads it as CSV, lists SMS, and answers the rates page in both languages', async () => {
+    const c = await newUser();
+    const accountId = await accountIdOf(c);
+    await t.db.tx(async (tx) => {
+      for (const amount of [1, 2, 3]) await credit(tx, accountId, amount);
+    });
+    const ym = new Date().toISOString().slice(0, 7);
+    const first = (await c.get('/web/getBillList', { ym, pageSize: '2' })).body.data;
+    expect(first.list.map((b: { charge: number }) => b.charge)).toEqual([3, 2]);
+    expect(first.list[0]).toMatchObject({ type: 9, beforeBalance: 3, afterBalance: 6 });
+    const second = (await c.get('/web/getBillList', { ym, pageSize: '2', nextPage: first.nextPage })).body
+      .data;
+    expect(second).toMatchObject({ nextPage: null, list: [{ charge: 1, beforeBalance: 0 }] });
+    expect((await c.get('/web/getBillList', { ym: '2026-13' })).body.retcode).toBe(100001);
+    expect((await c.get('/web/getBillList', { ym, nextPage: 'abc' })).body.retcode).toBe(100001);
+    const csv = await t.app.inject({
+      url: `/web/downloadBills?ym=${ym}`,
+      headers: { host: 'localhost', 'auth-token': c.token! },
+    });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body.trim().split('\r\n')).toHaveLength(4);
+    expect(csv.body).toContain(',adjustment,3,3,6,');
+    expect(
+      (await t.app.inject({ url: `/web/downloadBills?ym=${ym}`, headers: { host: 'localhost' } })).statusCode,
+    ).toBe(401);
+    expect((await c.get('/web/getNormalSmsList', { date: ym })).body.data).toEqual({
+      totalRows: 0,
+      smsList: [],
+    });
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 60_000, bills: 3 });
+
+    const rates = async (host: string, q: Record<string, string>, lang = 'en') =>
+      (
+        await t.app.inject({
+          url: '/web/getCountryRates',
+          query: { languagecode: lang, ...q },
+          headers: { host },
+        })
+      ).json().data;
+    const calls = await rates('localhost', { rateType: 'call' });
+    expect(calls.totalRows).toBeGreaterThan(100);
+    expect(calls.countryRateList).toHaveLength(100);
+    const all = async (host: string, rateType: string, lang = 'en') => {
+      const list = [];
+      for (let pageNo = 1; ; pageNo++) {
+        const page = await rates(host, { rateType, pageNo: String(pageNo) }, lang);
+        list.push(...page.countryRateList);
+        if (list.length >= page.totalRows) return { countryRateList: list };
+      }
+    };
+    const sms = await all('localhost', 'sms');
+    const zh = await all('localhost', 'sms', 'zh_cn');
+    expect(sms.countryRateList.find((r: { countryCode: string }) => r.countryCode === '86').description).toBe(
+      'China',
+    );
+    expect(zh.countryRateList.find((r: { countryCode: string }) => r.countryCode === '86').description).toBe(
+      '中国',
+    );
+    const cloud = await all('cloudnumber.localhost', 'receive');
+    expect(cloud.countryRateList.every((r: { commonLineRate: number }) => r.commonLineRate === 0.8)).toBe(
+      true,
+    );
   });
 });

@@ -37,6 +37,10 @@ export const callCosts: Partial<Record<string, number>> = {
   delCloudAddressBook: 2,
   speechToText: 10,
   updateKYCInfo: 20,
+  getPaymentList: 3,
+  getBillList: 3,
+  getNormalSmsList: 3,
+  getCountryRates: 2,
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

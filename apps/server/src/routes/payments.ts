@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { cryptoMethodOf, endpoints } from '@numa/contract';
+import { cryptoMethodOf, endpoints, YearMonth } from '@numa/contract';
 import { ApiError } from '../lib/errors';
-import { route } from '../lib/route';
+import { invalid, route } from '../lib/route';
 import { SandboxPayments, type SandboxAction } from '../providers/payments/sandbox';
 
 const sandboxActions: readonly SandboxAction[] = [
@@ -133,6 +133,23 @@ export default async function paymentRoutes(app: FastifyInstance) {
   route(app, endpoints.getNormalSmsList, async ({ input, session }) =>
     payments.smsList(session.accountId, input.date, input.pageNo, input.pageSize),
   );
+
+  // a month of bills as CSV (beyond the spec: users expense them); the session as for any /web call
+  app.get('/web/downloadBills', async (req, reply) => {
+    const token = req.headers['auth-token'];
+    const session = await app.deps.sessions.authenticate(
+      Array.isArray(token) ? token[0] : token,
+      req.ctx.brand.id,
+    );
+    const parsed = YearMonth.safeParse((req.query as { ym?: unknown } | undefined)?.ym);
+    if (!parsed.success) throw invalid(parsed.error);
+    const csv = await payments.billCsv(session.accountId, parsed.data);
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="bills-${parsed.data}.csv"`)
+      .send(csv);
+  });
 
   // --- the providers' side ---
   await app.register(async (hooks) => {
