@@ -24,13 +24,9 @@ export default async function devRoutes(app: FastifyInstance) {
 
   app.addHook('onRequest', async (req) => {
     const h = req.headers;
-    const proxied =
-      h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined;
+    const proxied = h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined;
     if (!isLoopbackAddress(req.raw.socket.remoteAddress) || proxied) {
-      req.log.warn(
-        { remote: req.raw.socket.remoteAddress, url: req.url },
-        'a /dev route was asked from outside the loopback interface: refused',
-      );
+      req.log.warn({ remote: req.raw.socket.remoteAddress, url: req.url }, 'a /dev route was asked from outside the loopback interface: refused');
       throw new ApiError(100002);
     }
   });
