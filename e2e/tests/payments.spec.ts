@@ -27,4 +27,47 @@ test('tops up by sandbox card: the new window’s Pay turns the dialog to finish
   await topUpInSandbox(page, { custom: 20 });
   await expect(panel.getByTestId('recharge-balance')).toHaveText('23.0000 Coins');
   await expect(other.getByTestId('balance')).toHaveText('23.0000 Coins');
+
+  // the payment shows in Payment history and Bill history; an older month tab is empty
+  await page
+    .getByRole('navigation', { name: 'Account menu' })
+    .getByRole('button', { name: 'Payment history' })
+    .click();
+  const payments = page.getByRole('region', { name: 'Payment history' });
+  await expect(payments.getByTestId('payment-total')).toHaveText('Total: 1');
+  await expect(payments.getByRole('listitem')).toContainText(['Card']);
+  await expect(payments.getByRole('listitem').first()).toContainText('20.00 Coins');
+  await page
+    .getByRole('navigation', { name: 'Account menu' })
+    .getByRole('button', { name: 'Bill history' })
+    .click();
+  const bills = page.getByRole('region', { name: 'Bill history' });
+  await expect(bills.getByRole('listitem').first()).toContainText('+23.0000 Coins');
+  await expect(bills.getByRole('listitem').first()).toContainText('Recharge');
+  const tabs = bills.getByRole('tab');
+  await expect(tabs).toHaveCount(4);
+  await tabs.nth(1).click();
+  await expect(bills.getByText('No bills this month.')).toBeVisible();
+});
+
+test('rates on numa and on cloudnumber in Chinese: tabs, every country, search', async ({ page }) => {
+  const token = await apiSignIn('numa', { telCode: '1', phone: uniqueUsPhone() });
+  await openSignedIn(page, null, token, '/account/rates');
+  const rates = page.getByRole('region', { name: 'Rates' });
+  await expect(rates.getByRole('tab')).toHaveText(['Make Call', 'Receive Call', 'SMS', 'Numbers']);
+  await expect(rates.getByRole('tab', { name: 'Make Call' })).toHaveAttribute('aria-selected', 'true');
+  await rates.getByRole('tab', { name: 'SMS' }).click();
+  await rates.getByRole('searchbox', { name: 'Search by country' }).fill('canada');
+  await expect(rates.getByRole('row')).toHaveCount(2);
+  await expect(rates.getByRole('rowheader')).toHaveText(['Canada']);
+
+  const cloudToken = await apiSignIn('cloudnumber', { telCode: '1', phone: uniqueUsPhone() });
+  const cloud = await page.context().newPage();
+  await openSignedIn(cloud, 'cloudnumber', cloudToken, '/account/rates');
+  const zh = cloud.getByRole('region', { name: '资费' });
+  await expect(zh.getByRole('tab')).toHaveText(['接听电话', '短信', '号码']);
+  await expect(zh.getByRole('tab', { name: '接听电话' })).toHaveAttribute('aria-selected', 'true');
+  await zh.getByRole('searchbox', { name: '按国家搜索' }).fill('美国');
+  await expect(zh.getByRole('rowheader').first()).toContainText('美国');
+  await expect(zh.getByRole('row').nth(1)).toContainText('0.80');
 });

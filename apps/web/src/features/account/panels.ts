@@ -4,7 +4,13 @@ import type { AccountPanel } from '@numa/contract';
 /** The account panels that are built; the menu shows only these (with the visibility rules). */
 export const panelViews: Partial<Record<AccountPanel, LazyExoticComponent<ComponentType>>> = {
   profile: lazy(() => import('./ProfilePanel')),
+  rates: lazy(() => import('../rates/RatesPanel')),
   credit: lazy(() => import('../payments/RechargePanel')),
+  paymentHistory: lazy(() => import('../history/PaymentHistoryPanel')),
+  billHistory: lazy(() => import('../history/BillHistoryPanel')),
+  sms: lazy(() => import('../history/SmsHistoryPanel')),
+  // CALL HISTORY: the numbers area (issue 11) registers `call` here with its panel (getCallList);
+  // it can use MonthTabs / recentMonths from ../history/MonthTabs.
   invite: lazy(() => import('../invite/InvitePanel')),
   redeemCode: lazy(() => import('../invite/RedeemCodePanel')),
 };
