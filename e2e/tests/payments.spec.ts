@@ -71,3 +71,50 @@ test('rates on numa and on cloudnumber in Chinese: tabs, every country, search',
   await expect(zh.getByRole('rowheader').first()).toContainText('美国');
   await expect(zh.getByRole('row').nth(1)).toContainText('0.80');
 });
+
+test('WeChat Pay shows a QR code and finishes; a crypto transfer takes two steps and a wrong amount is not credited', async ({
+  page,
+}) => {
+  const token = await apiSignIn('wephone', { telCode: '1', phone: uniqueUsPhone() });
+  await openSignedIn(page, 'wephone', token, '/account/credit');
+  const panel = page.getByRole('region', { name: 'Recharge' });
+  await expect(panel.getByTestId('recharge-balance')).toHaveText('$0.0000');
+  await panel.getByRole('radio', { name: /^\$10(?!0)/ }).check({ force: true });
+  await panel.getByRole('radio', { name: 'WeChat Pay' }).check({ force: true });
+  await panel.getByRole('button', { name: 'Pay', exact: true }).click();
+  const wechat = page.getByRole('dialog', { name: 'WeChat Pay' });
+  await expect(wechat.getByRole('img', { name: 'WeChat Pay QR code' })).toBeVisible();
+  const popup = page.waitForEvent('popup');
+  await wechat.getByRole('link', { name: 'Open the payment page on this device' }).click();
+  const provider = await popup;
+  await provider.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(wechat.getByText('Payment successful')).toBeVisible();
+  await provider.close();
+  await wechat.getByRole('button', { name: 'OK' }).click();
+  // $10 with its $1 bonus
+  await expect(panel.getByTestId('recharge-balance')).toHaveText('$11.0000');
+
+  await panel.getByRole('radio', { name: /^\$20/ }).check({ force: true });
+  await panel.getByRole('radio', { name: 'Crypto transfer' }).check({ force: true });
+  await panel.getByRole('button', { name: 'Pay', exact: true }).click();
+  const crypto = page.getByRole('dialog', { name: 'Pay with crypto' });
+  await expect(crypto.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await crypto.getByRole('radio', { name: 'USDC' }).check({ force: true });
+  // USDC has no TRC-20 (spec 001 §5)
+  await expect(crypto.getByRole('radio', { name: 'TRC-20' })).toHaveCount(0);
+  await crypto.getByRole('radio', { name: 'ETH' }).check({ force: true });
+  await expect(crypto.getByRole('radiogroup', { name: 'Network' })).toHaveCount(0);
+  await crypto.getByRole('radio', { name: 'USDT' }).check({ force: true });
+  await crypto.getByRole('radio', { name: 'TRC-20' }).check({ force: true });
+  await crypto.getByRole('button', { name: 'Next' }).click();
+  await expect(crypto.getByTestId('crypto-amount')).toHaveText('20.0000 USDT');
+  await expect(crypto.getByRole('img', { name: 'Wallet address QR code' })).toBeVisible();
+  const wallet = page.waitForEvent('popup');
+  await crypto.getByRole('link', { name: 'Open the sandbox wallet to send it' }).click();
+  const walletPage = await wallet;
+  await walletPage.getByRole('button', { name: 'Send a different amount' }).click();
+  await expect(walletPage.getByRole('status')).toContainText('HTTP 400');
+  await walletPage.close();
+  await crypto.getByRole('button', { name: 'Close' }).last().click();
+  await expect(panel.getByTestId('recharge-balance')).toHaveText('$11.0000');
+});

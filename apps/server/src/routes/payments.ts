@@ -112,6 +112,7 @@ export default async function paymentRoutes(app: FastifyInstance) {
         walletAddress: c.address,
         cryptoToLegalRate: c.rate,
         queryRateTime: c.rateTime,
+        ...(r.checkout.paymentUrl ? { paymentUrl: r.checkout.paymentUrl } : {}),
       };
     },
     submitLimit,

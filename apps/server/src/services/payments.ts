@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   brandPaymentMethods,
   brands,
@@ -550,11 +551,8 @@ export type PaymentService = ReturnType<typeof createPaymentService>;
 
 /** The sandbox's deposit address for an order (a real adapter gets it from its processor). */
 function sandboxAddress(currency: string, network: string | null, orderId: number): string {
-  const seed = `${currency}${network ?? ''}${orderId}`
-    .split('')
-    .reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7);
-  const hex = (seed.toString(16) + orderId.toString(16)).padEnd(40, '0').slice(0, 40);
-  return network === 'TRC-20' ? `T${hex.slice(0, 33)}` : `0x${hex}`;
+  const hex = createHash('sha256').update(`sandbox:${currency}:${network ?? ''}:${orderId}`).digest('hex');
+  return network === 'TRC-20' ? `T${hex.slice(0, 33)}` : `0x${hex.slice(0, 40)}`;
 }
 
 const billOptionKeys = new Set([

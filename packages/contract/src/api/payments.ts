@@ -174,6 +174,11 @@ export const CryptoPayment = z.object({
   walletAddress: z.string().min(1),
   cryptoToLegalRate: CryptoAmount,
   queryRateTime: EpochMs,
+  /**
+   * Decided (issue 10): where the transfer can be made by hand when the provider offers a page for it
+   * (the sandbox's wallet page, with "send exactly this amount"); absent for a real processor.
+   */
+  paymentUrl: z.string().min(1).max(4096).optional(),
 });
 export type CryptoPayment = z.infer<typeof CryptoPayment>;
 

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Input, Label, NumberField, Radio, RadioGroup, FieldError } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints, type PaymentMethodKey } from '@numa/contract';
+import { endpoints } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
@@ -10,7 +9,16 @@ import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useBalance } from '../account/api';
 import { openVerify } from '../verify/store';
-import { giftOf, listedMethods, paymentKeys, submitPayment, usePaymentMethods, type Choice } from './api';
+import {
+  cryptoFlags,
+  giftOf,
+  listedMethods,
+  submitPayment,
+  usePaymentMethods,
+  type Choice,
+  type ListedMethod,
+} from './api';
+import { CryptoDialog, useOrderStatus, WeChatDialog } from './MethodDialogs';
 import './payments.css';
 
 type Phase =
@@ -31,12 +39,16 @@ export default function RechargePanel() {
     presets[brand.topUp.defaultPresetIndex]?.amount ?? presets[0]!.amount,
   );
   const [custom, setCustom] = useState<number>(brand.topUp.custom.default);
-  const [method, setMethod] = useState<PaymentMethodKey | null>(null);
+  const [method, setMethod] = useState<ListedMethod | null>(null);
+  const [wechat, setWechat] = useState<{ orderId: string; paymentUrl: string } | 'loading' | null>(null);
+  const [cryptoOpen, setCryptoOpen] = useState(false);
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const lastChoice = useRef<Choice | null>(null);
 
-  const offered = listedMethods.filter((m) => methods.data?.[m]);
+  const offered = listedMethods.filter((m) =>
+    m === 'crypto' ? Object.values(cryptoFlags).some((f) => methods.data?.[f]) : methods.data?.[m],
+  );
   useEffect(() => {
     if (!method && offered.length) setMethod(offered[0]!);
   }, [method, offered]);
@@ -50,11 +62,23 @@ export default function RechargePanel() {
   const amount = preset ?? custom;
   const presetBonus = preset === null ? null : (presets.find((p) => p.amount === preset)?.bonus ?? 0);
   const gift = giftOf(method, amount, presetBonus);
-  const needsPhone = !!method && !!methods.data.needSetPhone[method];
+  const needsPhone = !!method && method !== 'crypto' && !!methods.data.needSetPhone[method];
 
   const pay = async (choice: Choice) => {
     lastChoice.current = choice;
     setError(null);
+    if (choice.method === 'wechatpay') {
+      // WeChat Pay shows a QR code instead of a window
+      setWechat('loading');
+      try {
+        const r = await submitPayment(choice, `${window.location.origin}/account/credit`);
+        setWechat({ orderId: r.orderId, paymentUrl: r.paymentUrl! });
+      } catch (e) {
+        setWechat(null);
+        setError(isApiError(e) ? e.retmsg : t('errors.generic'));
+      }
+      return;
+    }
     // the window opens in the click itself (a later window.open is a blocked popup)
     const win = choice.method === 'paypal' ? null : window.open('', '_blank');
     setPhase({ kind: 'sending' });
@@ -76,6 +100,10 @@ export default function RechargePanel() {
     if (!method || customInvalid) return;
     if (needsPhone) {
       openVerify('charge', { onDone: () => void methods.refetch() });
+      return;
+    }
+    if (method === 'crypto') {
+      setCryptoOpen(true);
       return;
     }
     void pay({ method, preset, custom });
@@ -128,13 +156,13 @@ export default function RechargePanel() {
         </NumberField>
       )}
 
-      <RadioGroup className="method-list" value={method} onChange={(v) => setMethod(v as PaymentMethodKey)}>
+      <RadioGroup className="method-list" value={method} onChange={(v) => setMethod(v as ListedMethod)}>
         <Label className="field-label">{t('payments.method')}</Label>
         {offered.length === 0 && <p className="muted">{t('payments.noMethods')}</p>}
         {offered.map((m) => (
           <Radio key={m} value={m} className="method-option">
             {t(`payments.methods.${m}`)}
-            {methods.data.needSetPhone[m] && (
+            {m !== 'crypto' && methods.data.needSetPhone[m] && (
               <span className="muted method-note"> · {t('payments.needsPhone')}</span>
             )}
           </Radio>
@@ -158,6 +186,24 @@ export default function RechargePanel() {
         gift={gift}
         onClose={(orderId) => {
           setPhase({ kind: 'idle' });
+          if (orderId)
+            void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+        }}
+      />
+      <WeChatDialog
+        order={wechat}
+        onClose={(orderId) => {
+          setWechat(null);
+          if (orderId)
+            void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+        }}
+      />
+      <CryptoDialog
+        open={cryptoOpen}
+        flags={methods.data}
+        amount={{ preset, custom }}
+        onClose={(orderId) => {
+          setCryptoOpen(false);
           if (orderId)
             void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
         }}
@@ -220,20 +266,8 @@ function ExactPayDialog({
 }) {
   const { t } = useTranslation();
   const orderId = phase.kind === 'waiting' ? phase.orderId : null;
-  const balance = useBalance();
-  const status = useQuery({
-    queryKey: paymentKeys.status(orderId ?? ''),
-    queryFn: () => call(endpoints.queryPaymentStatus, { orderId: orderId! }, { silent: true }),
-    enabled: !!orderId,
-    refetchOnWindowFocus: true,
-    staleTime: 0,
-  });
   // the balance socket event is the signal: the order's status is read again when the balance moves
-  const seenBalance = balance.data?.balance;
-  const { refetch } = status;
-  useEffect(() => {
-    if (orderId) void refetch();
-  }, [seenBalance, orderId, refetch]);
+  const status = { data: useOrderStatus(orderId) };
   const paid = status.data?.status === 'paid';
   const closed = status.data && status.data.status !== 'pending' && !paid;
   const close = () => onClose(paid ? null : orderId);

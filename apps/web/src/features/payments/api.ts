@@ -1,5 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints, productId, type PaymentMethodKey } from '@numa/contract';
+import {
+  constants,
+  endpoints,
+  productId,
+  type CryptoCurrency,
+  type CryptoNetwork,
+  type PaymentMethodKey,
+} from '@numa/contract';
 import { call } from '../../lib/api';
 import { brand } from '../../lib/config';
 
@@ -11,28 +18,48 @@ export const paymentKeys = {
 export const usePaymentMethods = () =>
   useQuery({ queryKey: paymentKeys.methods, queryFn: () => call(endpoints.getPaymentMethods, {}) });
 
-/** The methods the Recharge panel lists, in order (direct crypto transfers come with the crypto dialog). */
-export const listedMethods: readonly PaymentMethodKey[] = [
+/** A choice of the method list: a method, or `crypto` (a direct transfer; its dialog picks the coin). */
+export type ListedMethod = PaymentMethodKey | 'crypto';
+
+/** The methods the Recharge panel lists, in order. */
+export const listedMethods: readonly ListedMethod[] = [
   'creditCard',
   'paypal',
   'wechatpay',
   'alipay',
   'unionpay',
   'cryptoPay',
+  'crypto',
 ];
+
+/** The direct crypto currencies, each shown only if its flag is on (spec 001 §9). */
+export const cryptoFlags: Record<CryptoCurrency, PaymentMethodKey> = {
+  USDC: 'usdcPay',
+  USDT: 'usdtPay',
+  TUSD: 'tusdPay',
+  ETH: 'ethPay',
+  BCH: 'bchPay',
+};
+
+/** Networks per currency (spec 001 §5): none for ETH and BCH; USDC on ERC-20, BSC, Polygon; others also TRC-20. */
+export function networksOf(c: CryptoCurrency): CryptoNetwork[] {
+  if ((constants.cryptoWithoutNetwork as readonly string[]).includes(c)) return [];
+  if (c === 'USDC') return [...constants.usdcNetworks] as CryptoNetwork[];
+  return [...constants.cryptoNetworks];
+}
 
 export const currency = brand.id === 'cloudnumber' ? 'cny' : 'usd';
 
 /** What the summary shows and the server credits (spec 001 §9): a preset's bonus, or 15 % of a custom amount. */
-export function giftOf(method: PaymentMethodKey | null, amount: number, presetBonus: number | null): number {
-  const crypto = method === 'cryptoPay';
+export function giftOf(method: ListedMethod | null, amount: number, presetBonus: number | null): number {
+  const crypto = method === 'cryptoPay' || method === 'crypto';
   if (crypto && !brand.topUp.cryptoBonus) return 0;
   if (presetBonus === null) return Math.round(amount * brand.topUp.customGiftRate * 100) / 100;
   return presetBonus;
 }
 
 export interface Choice {
-  method: PaymentMethodKey;
+  method: Exclude<ListedMethod, 'crypto'>;
   /** a preset amount, or null for the custom amount */
   preset: number | null;
   custom: number;
@@ -82,4 +109,22 @@ export async function submitPayment(c: Choice, returnUrl: string) {
       return { orderId: r.orderId, paymentUrl: r.paymentUrl, form: null };
     }
   }
+}
+
+/** The direct crypto transfer (etherPay/paySubmit): amount, address, rate and time. */
+export function submitCrypto(
+  c: { preset: number | null; custom: number },
+  currencyCode: CryptoCurrency,
+  network: CryptoNetwork | null,
+) {
+  return call(
+    endpoints.etherPayPaySubmit,
+    {
+      productid: productId('crypto', currency, c.preset ?? 'CUSTOM'),
+      ...(c.preset === null ? { custom_amount: c.custom } : {}),
+      currency: currencyCode,
+      ...(network ? { network } : {}),
+    },
+    { silent: true },
+  );
 }
