@@ -139,6 +139,16 @@ export const EnvSchema = z.object({
    * sandbox posts to the process that served its page, so that works on any number of servers).
    */
   PAYMENT_SANDBOX_SECRET: z.string().min(16).optional(),
+  /** PayPal's adapter: `sandbox` (the sandbox page stands in) or `paypal` (the hosted form and IPN). */
+  PAYMENT_PAYPAL: z.enum(['sandbox', 'paypal']).default('sandbox'),
+  /** PayPal's hosted button (PAYMENT_PAYPAL=paypal). */
+  PAYPAL_HOSTED_BUTTON_ID: z.string().min(1).optional(),
+  /** Where the hosted form posts. */
+  PAYPAL_FORM_URL: z.string().url().default('https://www.paypal.com/cgi-bin/webscr'),
+  /** Where notifications are posted back for verification (tests point it at a local fake). */
+  PAYPAL_VERIFY_URL: z.string().url().default('https://ipnpb.paypal.com/cgi-bin/webscr'),
+  /** Our PayPal account's e-mail: notifications paid to another receiver are refused. */
+  PAYPAL_RECEIVER_EMAIL: z.string().email().optional(),
   /** Top-up submits one account may make per UTC day (200040 past it). */
   PAYMENT_DAILY_ATTEMPTS: z.coerce.number().int().min(1).max(100_000).default(20),
   /** Minutes a card or wallet order waits for its payment before it expires (crypto: 48 hours). */

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEvent } from '@numa/contract';
 import { ManualClock } from '../src/lib/clock';
@@ -351,5 +353,111 @@ describe(`payments (${testDbKind})`, () => {
     expect(cloud.countryRateList.every((r: { commonLineRate: number }) => r.commonLineRate === 0.8)).toBe(
       true,
     );
+  });
+});
+
+describe(`PayPal adapter against a local fake (${testDbKind})`, () => {
+  let p: ListeningApp;
+  let fake: Server;
+  /** What the fake PayPal sent: a notification posted back unchanged is VERIFIED, anything else INVALID. */
+  const sent = new Set<string>();
+  const seen: string[] = [];
+  beforeAll(async () => {
+    fake = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        seen.push(body);
+        const ok =
+          body.startsWith('cmd=_notify-validate&') && sent.has(body.slice('cmd=_notify-validate&'.length));
+        res.end(ok ? 'VERIFIED' : 'INVALID');
+      });
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    const port = (fake.address() as AddressInfo).port;
+    p = await startChatApp({
+      envOverrides: {
+        PAYMENT_PAYPAL: 'paypal',
+        PAYPAL_HOSTED_BUTTON_ID: 'HB123',
+        PAYPAL_VERIFY_URL: `http://127.0.0.1:${port}/cgi-bin/webscr`,
+        PAYPAL_RECEIVER_EMAIL: 'pay@numa.app',
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+    await new Promise((r) => fake?.close(r));
+  });
+
+  it('returns the hosted form of spec 001 §7 and credits a verified notification once, refusing unverified ones', async () => {
+    const c = await signIn(p.app, {
+      telCode: '1',
+      phone: `41588${String(process.pid % 100).padStart(2, '0')}001`,
+    });
+    const sub = (await c.post('/web/paypal/paySubmit', { productid: 'paypal_web_usd_20' })).body.data;
+    expect(sub.formAction).toBe('https://www.paypal.com/cgi-bin/webscr');
+    expect(sub.formFields).toMatchObject({
+      cmd: '_s-xclick',
+      hosted_button_id: 'HB123',
+      currency_code: 'USD',
+      os0: '20.00',
+      custom: sub.transactionId,
+      notify_url: 'http://localhost/pay/notify/paypal',
+      rm: '1',
+      on0: 'Payment',
+    });
+    expect(Object.keys(sub.formFields).sort()).toEqual([
+      'cancel_return',
+      'cmd',
+      'currency_code',
+      'custom',
+      'hosted_button_id',
+      'notify_url',
+      'on0',
+      'os0',
+      'return',
+      'rm',
+    ]);
+    const ipn = (over: Record<string, string> = {}) =>
+      new URLSearchParams({
+        txn_id: '9AB12345CD',
+        payment_status: 'Completed',
+        custom: sub.transactionId,
+        mc_gross: '20.00',
+        mc_currency: 'USD',
+        receiver_email: 'pay@numa.app',
+        ...over,
+      }).toString();
+    const post = (body: string) =>
+      p.app.inject({
+        method: 'POST',
+        url: '/pay/notify/paypal',
+        headers: { host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' },
+        payload: body,
+      });
+
+    // not sent by PayPal: INVALID, nothing moves
+    expect((await post(ipn())).statusCode).toBe(403);
+    const genuine = ipn();
+    sent.add(genuine);
+    sent.add(ipn({ txn_id: 'SHORT1', mc_gross: '2.00' }));
+    sent.add(ipn({ txn_id: 'OTHER1', receiver_email: 'thief@example.com' }));
+    expect((await post(ipn({ txn_id: 'SHORT1', mc_gross: '2.00' }))).statusCode).toBe(400);
+    expect((await post(ipn({ txn_id: 'OTHER1', receiver_email: 'thief@example.com' }))).statusCode).toBe(403);
+    const results = await Promise.all(Array.from({ length: 5 }, () => post(genuine)));
+    expect(results.map((r) => r.json().result).sort()).toEqual([
+      'credited',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ]);
+    expect(seen.every((b) => b.startsWith('cmd=_notify-validate&'))).toBe(true);
+    const [row] = await p.db.query(
+      `SELECT a.balance, (SELECT sum(charge) FROM ledger WHERE account_id = a.id)::bigint AS total FROM accounts a JOIN payment_orders o ON o.account_id = a.id WHERE o.id = $1`,
+      [sub.orderId],
+    );
+    expect(Number(row.balance)).toBe(200_000);
+    expect(Number(row.total)).toBe(200_000);
   });
 });

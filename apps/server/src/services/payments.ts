@@ -126,10 +126,16 @@ export function createPaymentService(deps: {
   jobs: Jobs;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The default provider (every method). */
   provider: PaymentProvider;
+  /** PayPal's own adapter, when configured (PAYMENT_PAYPAL=paypal); else PayPal goes to the default. */
+  paypal?: PaymentProvider | undefined;
   options: PaymentOptions;
 }) {
-  const { db, jobs, clock, log, provider, options } = deps;
+  const { db, jobs, clock, log, provider, paypal, options } = deps;
+  const all = [provider, ...(paypal ? [paypal] : [])];
+  const providerFor = (method: string) => (method === 'paypal' && paypal ? paypal : provider);
+  const byName = (name: string) => all.find((p) => p.name === name) ?? null;
   const plog = log.child({ area: 'payments' });
 
   /** amount and bonus of a product on a brand, exactly as spec 001 §9; 200025 when not offered. */
@@ -171,6 +177,7 @@ export function createPaymentService(deps: {
 
   /** Credits a verified paid notification once; the refusals are recorded and logged. */
   async function settle(
+    provider: PaymentProvider,
     n: PaymentNotification,
     hostBrand: BrandId | null,
   ): Promise<'credited' | 'failed' | 'duplicate' | 'ignored'> {
@@ -303,6 +310,7 @@ export function createPaymentService(deps: {
         };
       }
       const dayStart = new Date(now - (now % dayMs));
+      const provider = providerFor(input.method);
       const order = await db.tx(async (tx) => {
         if (!(await paymentsRepo.lockAccount(tx, accountId))) throw new ApiError(100012);
         if ((await paymentsRepo.countSince(tx, accountId, dayStart)) >= options.dailyAttempts)
@@ -360,7 +368,7 @@ export function createPaymentService(deps: {
       if (order.status === 'pending') {
         const closed = await paymentsRepo.close(db.q, order.id, 'cancelled', new Date(clock.now()));
         if (closed)
-          await provider
+          await (byName(order.provider) ?? provider)
             .cancel(order.providerRef)
             .catch((err: unknown) => plog.warn({ err, orderId: order.id }, 'provider cancel failed'));
       }
@@ -382,7 +390,8 @@ export function createPaymentService(deps: {
 
     /** A provider's notification (webhook): verified, then settled once. */
     async notify(providerName: string, webhook: IncomingWebhook, hostBrand: BrandId | null) {
-      if (providerName !== provider.name) throw new ApiError(100003);
+      const provider = byName(providerName);
+      if (!provider) throw new ApiError(100003);
       let n: PaymentNotification | null;
       try {
         n = await provider.parseNotification(webhook);
@@ -394,7 +403,7 @@ export function createPaymentService(deps: {
         throw err;
       }
       if (!n) return 'ignored' as const;
-      return settle(n, hostBrand);
+      return settle(provider, n, hostBrand);
     },
 
     // --- histories ---
@@ -514,9 +523,11 @@ export function createPaymentService(deps: {
       const order = await paymentsRepo.byId(db.q, orderId);
       if (!order) return 'no such order';
       if (order.status === 'paid') return 'already paid';
-      const answer = await provider.query(order.providerRef);
+      const p = byName(order.provider);
+      if (!p) return `provider ${order.provider} is not configured`;
+      const answer = await p.query(order.providerRef);
       if (answer === 'pending' || answer === 'unknown') return `provider says ${answer}`;
-      return settle(answer, null);
+      return settle(p, answer, null);
     },
 
     /** Refunds a paid order: its own bill (type 8) takes back amount + bonus, once. */
@@ -525,7 +536,9 @@ export function createPaymentService(deps: {
       if (!order) return 'no such order';
       if (order.status !== 'paid') return `not paid (${order.status})`;
       if (order.refundedAt) return 'already refunded';
-      await provider.refund(order.providerRef, order.amount);
+      const p = byName(order.provider);
+      if (!p) return `provider ${order.provider} is not configured`;
+      await p.refund(order.providerRef, order.amount);
       const done = await db.tx(async (tx) => {
         if (!(await paymentsRepo.markRefunded(tx, order.id, new Date(clock.now())))) return false;
         await ledger.apply(tx, {
@@ -551,7 +564,9 @@ export type PaymentService = ReturnType<typeof createPaymentService>;
 
 /** The sandbox's deposit address for an order (a real adapter gets it from its processor). */
 function sandboxAddress(currency: string, network: string | null, orderId: number): string {
-  const hex = createHash('sha256').update(`sandbox:${currency}:${network ?? ''}:${orderId}`).digest('hex');
+  const hex = createHash('sha256')
+    .update(`sandbox:${currency}:${network ?? ''}:${orderId}`)
+    .digest('hex');
   return network === 'TRC-20' ? `T${hex.slice(0, 33)}` : `0x${hex.slice(0, 40)}`;
 }
 
