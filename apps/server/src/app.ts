@@ -19,8 +19,7 @@ import headersPlugin from './plugins/headers';
 import webPlugin from './plugins/web';
 import { createCarrier } from './providers/carrier';
 import type { PaymentProvider } from './providers/payments/port';
-import { PaypalPayments } from './providers/payments/paypal';
-import { SandboxPayments } from './providers/payments/sandbox';
+import { paymentProviders } from './providers/payments';
 import type { CarrierPort } from './providers/carrier/port';
 import type { MailPort } from './providers/mail/port';
 import { SimulatedMail } from './providers/mail/simulator';
@@ -182,23 +181,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       jobs,
       clock,
       log: app.log,
-      provider:
-        opts.payments ??
-        // the sandbox posts its notifications to this server as a provider would, over HTTP (in process)
-        new SandboxPayments(db, env.PAYMENT_SANDBOX_SECRET ?? randomUUID() + randomUUID(), clock, async (url, body, headers) => {
-          const u = new URL(url);
-          const res = await app.inject({ method: 'POST', url: u.pathname + u.search, headers: { ...headers, host: u.host }, payload: body });
-          return { status: res.statusCode };
-        }),
-      paypal:
-        env.PAYMENT_PAYPAL === 'paypal'
-          ? new PaypalPayments({
-              formUrl: env.PAYPAL_FORM_URL,
-              verifyUrl: env.PAYPAL_VERIFY_URL,
-              hostedButtonId: env.PAYPAL_HOSTED_BUTTON_ID ?? '',
-              receiverEmail: env.PAYPAL_RECEIVER_EMAIL ?? null,
-            })
-          : undefined,
+      // the sandbox posts its notifications to this server as a provider would, over HTTP (in process)
+      ...(opts.payments
+        ? { provider: opts.payments }
+        : paymentProviders(env, db, clock, async (url, body, headers) => {
+            const u = new URL(url);
+            const res = await app.inject({ method: 'POST', url: u.pathname + u.search, headers: { ...headers, host: u.host }, payload: body });
+            return { status: res.statusCode };
+          })),
       options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 },
     }),
     pow,

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEvent } from '@numa/contract';
+import { runAdmin } from '../src/cli/admin';
+import { brandFlag, type OpenContext } from '../src/cli/context';
 import { ManualClock } from '../src/lib/clock';
 import { sandboxSignatureHeader, signSandbox } from '../src/providers/payments/sandbox';
 import {
@@ -289,6 +291,57 @@ describe(`payments (${testDbKind})`, () => {
     ]);
     expect(rows.filter((r) => r.method === 'wechatpay').every((r) => r.status === 'expired')).toBe(true);
     expect(rows.find((r) => r.method === 'usdtPay')!.status).toBe('pending');
+  });
+
+  it('lets the operator list and show orders, settle a stuck one by re-querying its provider, and refund once', async () => {
+    const c = await newUser();
+    const accountId = await accountIdOf(c);
+    const phone = (await c.get('/web/getAccountInfo')).body.data.phone as string;
+    const { orderId, paymentUrl } = (
+      await c.post('/web/paySubmit', { payment_method: 'wechatpay', productid: 'wechatpay_web_usd_20' })
+    ).body.data;
+    const ref = new URL(paymentUrl).pathname.split('/').pop()!;
+    // the provider took the money but its notification never arrived
+    const event = {
+      id: `evt_${ref}_paid`,
+      type: 'checkout.paid',
+      created: 1,
+      data: { ref, amount: 200_000, currency: 'usd' },
+    };
+    await t.db.query(`UPDATE payment_sandbox_checkouts SET status = 'paid', last_event = $2 WHERE ref = $1`, [
+      ref,
+      JSON.stringify(event),
+    ]);
+    const open: OpenContext = async (flags, out) => ({
+      env: t.app.deps.env,
+      demo: t.app.deps.demo,
+      media: t.app.deps.media,
+      numbers: t.app.deps.numbers,
+      operator: t.app.deps.operator,
+      payments: t.app.deps.payments,
+      review: t.app.deps.review,
+      brand: brandFlag(flags, t.app.deps.env),
+      out,
+      close: async () => {},
+    });
+    const admin = async (...argv: string[]) => {
+      const out: string[] = [];
+      const code = await runAdmin(argv, { out: (l = '') => out.push(l), err: (l) => out.push(l) }, open);
+      return { code, text: out.join('\n') };
+    };
+    expect((await admin('payment', 'list', '--account', `+1${phone}`)).text).toContain(
+      `#${orderId}  pending  account ${accountId}`,
+    );
+    expect((await admin('payment', 'requery', orderId)).text).toBe('credited');
+    expect((await admin('payment', 'requery', orderId)).text).toBe('already paid');
+    expect((await admin('payment', 'show', orderId)).text).toMatch(
+      /paid[\s\S]*evt_sbx_[0-9a-f]+_paid {2}credited/,
+    );
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 200_000, bills: 1 });
+    expect((await admin('payment', 'refund', orderId)).text).toBe('refunded');
+    expect((await admin('payment', 'refund', orderId)).text).toBe('already refunded');
+    expect(await ledgerAddsUp(accountId)).toEqual({ balance: 0, bills: 2 });
+    expect((await admin('payment', 'show', 'x')).code).toBe(1);
   });
 
   it('pages the month of bills by cursor, downloads it as CSV, lists SMS, and answers the rates page in both languages', async () => {

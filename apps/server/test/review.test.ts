@@ -26,6 +26,7 @@ const open: OpenContext = async (flags, out) => ({
   media: t.app.deps.media,
   numbers: t.app.deps.numbers,
   operator: t.app.deps.operator,
+  payments: t.app.deps.payments,
   review: t.app.deps.review,
   brand: brandFlag(flags, t.app.deps.env),
   out,

@@ -7,10 +7,11 @@ import { parseArgs } from 'node:util';
 import { accountCommands } from './commands/account';
 import { reviewCommands } from './commands/review';
 import { numberCommands } from './commands/numbers';
+import { paymentCommands } from './commands/payments';
 import { CliError, openLocal, type Command, type OpenContext } from './context';
 import { forwardToServer } from './remote';
 
-export const commands: Command[] = [...accountCommands, ...reviewCommands, ...numberCommands];
+export const commands: Command[] = [...accountCommands, ...reviewCommands, ...numberCommands, ...paymentCommands];
 
 function help(out: (l?: string) => void) {
   out('usage: npm run admin -- <command> [arguments] [--brand <brand>]');

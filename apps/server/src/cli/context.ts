@@ -9,11 +9,16 @@ import { createDemoService } from '../services/demo';
 import { createMediaService } from '../services/media';
 import { createNumbersService } from '../services/numbers';
 import { createOperatorService } from '../services/operator';
+import { createPaymentService } from '../services/payments';
+import { createJobs } from '../jobs';
+import { systemClock } from '../lib/clock';
+import { paymentProviders } from '../providers/payments';
+import type { FastifyBaseLogger } from 'fastify';
 import { createReviewService } from '../services/review';
 import type { Deps } from '../types';
 
 /** What a command gets: the services it works with, and the brand chosen with --brand. */
-export interface CliContext extends Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'review'> {
+export interface CliContext extends Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'> {
   env: Env;
   brand: BrandId;
   out: (line?: string) => void;
@@ -74,6 +79,7 @@ export const openLocal: OpenContext = async (flags, out) => {
     media,
     numbers: createNumbersService(db),
     operator: createOperatorService(db),
+    payments: cliPayments(env, db),
     review: createReviewService(db, media),
     close: () => db.close(),
   };
@@ -88,4 +94,16 @@ export function describeAccount(a: Account, brand: Brand): string[] {
     `  balance  ${fromMinor(a.balance).toFixed(brand.currency.decimals)} ${brand.currency.label.en}`,
     `  created  ${a.createdAt.toISOString()}`,
   ];
+}
+
+/** A logger that drops everything (the command prints its own lines). */
+const quiet: FastifyBaseLogger = { level: 'silent', child: () => quiet, fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {}, silent() {} } as unknown as FastifyBaseLogger;
+
+/** The payment service for the command (its jobs are the server's; nothing is started here). */
+function cliPayments(env: Env, db: Awaited<ReturnType<typeof openDatabase>>) {
+  const jobs = createJobs({ db, clock: systemClock, log: quiet });
+  const providers = paymentProviders(env, db, systemClock, async () => {
+    throw new Error('the sandbox posts notifications from the running server only');
+  });
+  return createPaymentService({ db, jobs, clock: systemClock, log: quiet, ...providers, options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 } });
 }

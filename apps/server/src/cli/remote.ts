@@ -18,13 +18,14 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
   const file = adminSocketPath(app.deps.env);
   rmSync(file, { force: true });
   const { runAdmin } = await import('./admin');
-  const { env, demo, media, numbers, operator, review } = app.deps;
+  const { env, demo, media, numbers, operator, payments, review } = app.deps;
   const open: OpenContext = async (flags, out) => ({
     env,
     demo,
     media,
     numbers,
     operator,
+    payments,
     review,
     brand: brandFlag(flags, env),
     out,
