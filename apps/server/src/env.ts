@@ -132,8 +132,17 @@ export const EnvSchema = z.object({
    * Payments (issue 10; the README's Configuration section): the provider adapter, its credentials
    * and URLs.
    */
-  /** The payment provider: `sandbox` (the default, our own provider page). */
-  PAYMENT_PROVIDER: z.enum(['sandbox']).default('sandbox'),
+  /**
+   * The card and wallet provider: `sandbox` (the default, our own provider page) or `stripe` (Checkout
+   * Sessions for card, UnionPay cards, Alipay and WeChat Pay; crypto stays on the sandbox).
+   */
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  /** Stripe's secret key (PAYMENT_PROVIDER=stripe). */
+  STRIPE_SECRET_KEY: z.string().min(8).optional(),
+  /** The signing secret of Stripe's webhook endpoint (`whsec_…`), pointed at <public URL>/pay/notify/stripe. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(8).optional(),
+  /** Stripe's API (tests point it at a local fake). */
+  STRIPE_API_BASE_URL: z.string().url().optional(),
   /**
    * The secret the sandbox signs its notifications with. Unset: a random one per process (the
    * sandbox posts to the process that served its page, so that works on any number of servers).

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEvent } from '@numa/contract';
 import { runAdmin } from '../src/cli/admin';
@@ -512,5 +513,166 @@ describe(`PayPal adapter against a local fake (${testDbKind})`, () => {
     );
     expect(Number(row.balance)).toBe(200_000);
     expect(Number(row.total)).toBe(200_000);
+  });
+});
+
+describe(`Stripe adapter against a local fake of its API (${testDbKind})`, () => {
+  let p: ListeningApp;
+  let fake: Server;
+  const webhookSecret = 'whsec_test_0123456789abcdef';
+  const sessions = new Map<string, Record<string, unknown>>();
+  const created: URLSearchParams[] = [];
+  beforeAll(async () => {
+    let seq = 0;
+    fake = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        const json = (status: number, v: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${seq}` });
+          res.end(JSON.stringify(v));
+        };
+        if (req.headers.authorization !== 'Bearer sk_test_fake_key')
+          return json(401, { error: { type: 'invalid_request_error', message: 'bad key' } });
+        const url = new URL(req.url!, 'http://x');
+        if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
+          const form = new URLSearchParams(body);
+          created.push(form);
+          const id = `cs_test_${++seq}`;
+          const s = {
+            id,
+            object: 'checkout.session',
+            url: `https://checkout.stripe.com/c/pay/${id}`,
+            amount_total: Number(form.get('line_items[0][price_data][unit_amount]')),
+            currency: form.get('line_items[0][price_data][currency]'),
+            payment_status: 'unpaid',
+            status: 'open',
+            payment_intent: `pi_${seq}`,
+            client_reference_id: form.get('client_reference_id'),
+          };
+          sessions.set(id, s);
+          return json(200, s);
+        }
+        const m = /^\/v1\/checkout\/sessions\/(cs_test_\d+)(\/expire)?$/.exec(url.pathname);
+        if (m && sessions.has(m[1]!)) {
+          const s = sessions.get(m[1]!)!;
+          if (m[2]) s.status = 'expired';
+          return json(200, s);
+        }
+        return json(404, { error: { type: 'invalid_request_error', message: 'no such thing' } });
+      });
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    p = await startChatApp({
+      envOverrides: {
+        PAYMENT_PROVIDER: 'stripe',
+        STRIPE_SECRET_KEY: 'sk_test_fake_key',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        STRIPE_API_BASE_URL: `http://127.0.0.1:${(fake.address() as AddressInfo).port}`,
+      },
+    });
+  });
+  afterAll(async () => {
+    await p?.close();
+    await new Promise((r) => fake?.close(r));
+  });
+
+  /** A Checkout Session event as Stripe documents and sends it (API version 2025), signed with the SDK's test header. */
+  const event = (type: string, session: Record<string, unknown>, id: string) => {
+    const payload = JSON.stringify({
+      id,
+      object: 'event',
+      api_version: '2025-10-29.clover',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+      data: { object: session },
+    });
+    return {
+      payload,
+      header: new Stripe('sk_test_x').webhooks.generateTestHeaderString({ payload, secret: webhookSecret }),
+    };
+  };
+  const post = (e: { payload: string; header: string }) =>
+    p.app.inject({
+      method: 'POST',
+      url: '/pay/notify/stripe',
+      headers: { host: 'localhost', 'content-type': 'application/json', 'stripe-signature': e.header },
+      payload: e.payload,
+    });
+
+  it('opens Checkout Sessions per method and credits checkout.session.completed / async events once, verified by signature', async () => {
+    const c = await signIn(p.app, {
+      telCode: '1',
+      phone: `41599${String(process.pid % 100).padStart(2, '0')}001`,
+    });
+    const card = (
+      await c.post('/web/paySubmit', { payment_method: 'creditCard', productid: 'card_web_usd_10' })
+    ).body.data;
+    expect(card.paymentUrl).toMatch(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_\d+$/);
+    expect(created[0]!.get('allowed_payment_method_types[0]')).toBe('card');
+    expect(created[0]!.get('line_items[0][price_data][unit_amount]')).toBe('1000');
+    expect(created[0]!.get('client_reference_id')).toBe(card.orderId);
+    const wechat = (
+      await c.post('/web/paySubmit', { payment_method: 'wechatpay', productid: 'wechatpay_web_usd_20' })
+    ).body.data;
+    expect(created[1]!.get('allowed_payment_method_types[0]')).toBe('wechat_pay');
+    expect(created[1]!.get('payment_method_options[wechat_pay][client]')).toBe('web');
+    // crypto is not Stripe's: it stays on the sandbox
+    expect(
+      (await c.post('/web/etherPay/paySubmit', { productid: 'crypto_web_usd_20', currency: 'ETH' })).body.data
+        .paymentUrl,
+    ).toMatch(/\/pay\/sandbox\//);
+
+    const cardSession = {
+      ...sessions.get(new URL(card.paymentUrl).pathname.split('/').pop()!)!,
+      payment_status: 'paid',
+      status: 'complete',
+    };
+    const completed = event('checkout.session.completed', cardSession, 'evt_1Completed');
+    // a forged signature, and an unsigned body, move nothing
+    expect(
+      (
+        await post({
+          payload: completed.payload,
+          header: completed.header.replace(/v1=[0-9a-f]+/, 'v1=' + '0'.repeat(64)),
+        })
+      ).statusCode,
+    ).toBe(403);
+    expect((await post({ payload: completed.payload, header: '' })).statusCode).toBe(403);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(completed)));
+    expect(answers.map((r) => r.json().result).sort()).toEqual(['credited', ...Array(9).fill('duplicate')]);
+
+    // WeChat Pay settles later: completed unpaid is ignored, async_payment_succeeded credits
+    const wechatSession = sessions.get(new URL(wechat.paymentUrl).pathname.split('/').pop()!)!;
+    expect(
+      (await post(event('checkout.session.completed', wechatSession, 'evt_2Completed'))).json().result,
+    ).toBe('ignored');
+    expect(
+      (
+        await post(
+          event(
+            'checkout.session.async_payment_succeeded',
+            { ...wechatSession, payment_status: 'paid' },
+            'evt_2Async',
+          ),
+        )
+      ).json().result,
+    ).toBe('credited');
+    const [row] = await p.db.query(
+      `SELECT a.balance, (SELECT sum(charge) FROM ledger WHERE account_id = a.id)::bigint AS total FROM accounts a JOIN payment_orders o ON o.account_id = a.id WHERE o.id = $1`,
+      [card.orderId],
+    );
+    // numa: no bonus on presets; 10 + 20
+    expect(Number(row.balance)).toBe(300_000);
+    expect(Number(row.total)).toBe(300_000);
+    // closing a pending Stripe order expires its session
+    const third = (await c.post('/web/alipay/paySubmit', { productid: 'alipay_web_usd_5' })).body.data;
+    expect((await c.post('/web/cancelPayment', { orderId: third.orderId })).body.data.status).toBe(
+      'cancelled',
+    );
+    expect(sessions.get(new URL(third.paymentUrl).pathname.split('/').pop()!)!.status).toBe('expired');
   });
 });

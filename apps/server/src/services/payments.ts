@@ -37,6 +37,7 @@ import {
   type PaymentNotification,
   type PaymentProvider,
 } from '../providers/payments/port';
+import { stripeMethodTypes } from '../providers/payments/stripe';
 import { currencyOf } from './pricing';
 
 declare module '../jobs/types' {
@@ -130,11 +131,14 @@ export function createPaymentService(deps: {
   provider: PaymentProvider;
   /** PayPal's own adapter, when configured (PAYMENT_PAYPAL=paypal); else PayPal goes to the default. */
   paypal?: PaymentProvider | undefined;
+  /** Stripe, when configured (PAYMENT_PROVIDER=stripe): card, UnionPay, Alipay and WeChat Pay go there. */
+  stripe?: PaymentProvider | undefined;
   options: PaymentOptions;
 }) {
-  const { db, jobs, clock, log, provider, paypal, options } = deps;
-  const all = [provider, ...(paypal ? [paypal] : [])];
-  const providerFor = (method: string) => (method === 'paypal' && paypal ? paypal : provider);
+  const { db, jobs, clock, log, provider, paypal, stripe, options } = deps;
+  const all = [provider, ...(paypal ? [paypal] : []), ...(stripe ? [stripe] : [])];
+  const providerFor = (method: string) =>
+    method === 'paypal' && paypal ? paypal : stripe && method in stripeMethodTypes ? stripe : provider;
   const byName = (name: string) => all.find((p) => p.name === name) ?? null;
   const plog = log.child({ area: 'payments' });
 

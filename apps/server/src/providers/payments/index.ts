@@ -5,6 +5,7 @@ import type { Clock } from '../../lib/clock';
 import { PaypalPayments } from './paypal';
 import type { PaymentProvider } from './port';
 import { SandboxPayments, type Deliver } from './sandbox';
+import { StripePayments } from './stripe';
 
 /** The payment providers configuration chooses: the default (PAYMENT_PROVIDER) and PayPal's (PAYMENT_PAYPAL). */
 export function paymentProviders(
@@ -12,7 +13,7 @@ export function paymentProviders(
   db: Database,
   clock: Clock,
   deliver: Deliver,
-): { provider: PaymentProvider; paypal: PaymentProvider | undefined } {
+): { provider: PaymentProvider; paypal: PaymentProvider | undefined; stripe: PaymentProvider | undefined } {
   const provider = new SandboxPayments(
     db,
     env.PAYMENT_SANDBOX_SECRET ?? randomUUID() + randomUUID(),
@@ -28,5 +29,15 @@ export function paymentProviders(
           receiverEmail: env.PAYPAL_RECEIVER_EMAIL ?? null,
         })
       : undefined;
-  return { provider, paypal };
+  let stripe: PaymentProvider | undefined;
+  if (env.PAYMENT_PROVIDER === 'stripe') {
+    if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)
+      throw new Error('PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    stripe = new StripePayments({
+      secretKey: env.STRIPE_SECRET_KEY,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+      apiBaseUrl: env.STRIPE_API_BASE_URL,
+    });
+  }
+  return { provider, paypal, stripe };
 }
