@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: the chat paths against a baseline measured in the same run, on the same machine.
  *
- * (a) Delivery round trip: account A sends a text through the real server (socket.io, session check,
- *     rules, charge and storage in one transaction, the carrier job, the simulator's delivery to B's
- *     number, storage of B's copy) until B's socket receives it — against a bare socket.io server that
- *     relays the same payload from A's socket to B's.
+ * (a) Delivery round trip: account A sends a text through the real server (socket.io, the session
+ *     check from memory, the rules' one read, then one statement committing the bill, A's copy, B's
+ *     copy and both conversation rows) until B's socket receives it — against two baselines: a bare
+ *     socket.io server that relays the same payload from A's socket to B's, and the durable relay, the
+ *     same server committing one INSERT of the message row into the same database before relaying.
  * (b) getChatList and getDialogList of an account with 10,000 messages (501 chats; one chat of
  *     5,000 messages, read a page of 500) — against a bare Fastify route answering the same JSON.
  *
@@ -248,6 +249,39 @@ async function main() {
   bb.close();
   await new Promise<void>((r) => bare.close(() => r()));
 
+  // the durable relay: the same bare socket.io server, but each message is first committed as one
+  // INSERT of its row into the messages table of the same database (the least a durable chat does)
+  const durableHttp = createServer();
+  const durable = new Server(durableHttp, { path: socketPath, transports: ['websocket'] });
+  durable.on('connection', (s) => {
+    void s.join(String(s.handshake.query.room));
+    s.on('sendMessage', (p: Record<string, unknown>) => {
+      raw(
+        db.q,
+        `INSERT INTO messages (account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
+                               type, text, media, status, sms_id, date, charge, segments)
+         VALUES ($1, $2, '1', $3, '1', 'out', 'sms', $4, '', 0, $5, $6, 80, 1)`,
+        [a.id, String(p.fromNumber), String(p.toNumber), String(p.text), `durable-${String(p.smsId)}`, Date.now() * 1000 + seq++],
+      ).then(
+        () => {
+          durable.to('b').emit('receiveMessage', { ...p, direction: 'in', status: 0 });
+          s.emit('receiveMessage', { ...p, direction: 'out', status: 0 });
+        },
+        (err: unknown) => console.error('durable relay insert failed', err),
+      );
+    });
+  });
+  let seq = 0;
+  await new Promise<void>((r) => durableHttp.listen(0, '127.0.0.1', r));
+  const durableUrl = `http://127.0.0.1:${(durableHttp.address() as AddressInfo).port}`;
+  const da = await connect(durableUrl, { room: 'a' });
+  const dbb = await connect(durableUrl, { room: 'b' });
+  await roundTrips(da, dbb, a.number, b.number, WARMUP, 'warm');
+  const committed = stats(await roundTrips(da, dbb, a.number, b.number, ROUND_TRIPS, 'durable'));
+  da.close();
+  dbb.close();
+  await new Promise<void>((r) => durable.close(() => r()));
+
   // ---- (b) chat list and dialog page on 10,000 messages ----
   const reader = await makeAccount(db, 'bench-reader@example.com', '+14155550903', 0);
   const bigOther = '12125559999';
@@ -287,7 +321,14 @@ async function main() {
     node: process.version,
     cpus: os.cpus().length,
     database: process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite',
-    roundTrip: { samples: ROUND_TRIPS, server: real, bareSocketIo: echo, ratio: ratio(real, echo) },
+    roundTrip: {
+      samples: ROUND_TRIPS,
+      server: real,
+      bareSocketIo: echo,
+      durableRelay: committed,
+      ratio: ratio(real, echo),
+      ratioDurable: ratio(real, committed),
+    },
     getChatList: {
       messages: MESSAGES,
       chats,
@@ -314,6 +355,8 @@ async function main() {
     `${''.padEnd(34)} ${'p50'.padStart(8)} ${'p99'.padStart(8)}   ${'p50'.padStart(8)} ${'p99'.padStart(8)}   ${'p50'.padStart(7)} ${'p99'.padStart(7)}`,
   );
   console.log(row('delivery A → B (vs socket.io echo)', real, echo));
+  console.log(row('delivery A → B (vs durable relay)', real, committed));
+  console.log(row('  durable relay (vs socket.io echo)', committed, echo));
   console.log(row(`getChatList, ${chats} chats (vs Fastify)`, chatList.server, chatList.bare));
   console.log(row(`getDialogList, ${page} msgs (vs Fastify)`, dialog.server, dialog.bare));
 
