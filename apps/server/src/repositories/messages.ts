@@ -58,7 +58,21 @@ const cols = [
   'stt_status as sttStatus',
   'deleted',
 ] as const;
-const mCols = cols.map((c) => `m.${c}` as `m.${typeof c}`);
+
+/** What a chat list item is made of (services/chats/views.ts toChatListItem). */
+export type ChatListRow = Pick<
+  MessageRow,
+  | 'ownFullNumber'
+  | 'ownTelCode'
+  | 'otherFullNumber'
+  | 'otherTelCode'
+  | 'date'
+  | 'text'
+  | 'media'
+  | 'type'
+  | 'smsId'
+  | 'direction'
+>;
 
 export interface NewMessage {
   accountId: number;
@@ -204,17 +218,32 @@ export const messagesRepo = {
     return (await query.returning(cols).executeTakeFirst()) ?? null;
   },
 
-  /** The newest message of every conversation whose newest message is at or after `from` (epoch ms). */
-  async chatList(q: Q, accountId: number, from: number): Promise<MessageRow[]> {
+  /**
+   * The newest message of every conversation whose newest message is at or after `from` (epoch ms):
+   * the conversation rows by their index (account, last_date), each joined to its last message by
+   * primary key, and only the columns the chat list answers with.
+   */
+  async chatList(q: Q, accountId: number, from: number): Promise<ChatListRow[]> {
     return q
       .selectFrom('chats as c')
       .innerJoin('messages as m', 'm.id', 'c.last_message_id')
-      .select(mCols)
+      .select([
+        'm.own_full_number as ownFullNumber',
+        'm.own_tel_code as ownTelCode',
+        'm.other_full_number as otherFullNumber',
+        'm.other_tel_code as otherTelCode',
+        'm.date',
+        'm.text',
+        'm.media',
+        'm.type',
+        'm.sms_id as smsId',
+        'm.direction',
+      ])
       .where('c.account_id', '=', accountId)
       .where('c.last_message_id', 'is not', null)
       .where('c.last_date', '>=', from)
       .orderBy('c.last_date', 'desc')
-      .execute() as Promise<MessageRow[]>;
+      .execute() as Promise<ChatListRow[]>;
   },
 
   /** A page of a conversation, newest first, within [from, to) and the optional bounds. */
