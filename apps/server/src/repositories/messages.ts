@@ -219,31 +219,25 @@ export const messagesRepo = {
   },
 
   /**
-   * The newest message of every conversation whose newest message is at or after `from` (epoch ms):
-   * the conversation rows by their index (account, last_date), each joined to its last message by
-   * primary key, and only the columns the chat list answers with.
+   * The newest message of every conversation whose newest message is at or after `from` (epoch ms),
+   * newest first: the conversation rows by their index (account, last_date), each joined to its last
+   * message by primary key, only the columns the chat list answers with — aggregated into one JSON
+   * value, so thousands of chats cross from the database as one field rather than ten per row (on
+   * the embedded PGlite, decoding rows field by field cost more than the query itself).
    */
   async chatList(q: Q, accountId: number, from: number): Promise<ChatListRow[]> {
-    return q
-      .selectFrom('chats as c')
-      .innerJoin('messages as m', 'm.id', 'c.last_message_id')
-      .select([
-        'm.own_full_number as ownFullNumber',
-        'm.own_tel_code as ownTelCode',
-        'm.other_full_number as otherFullNumber',
-        'm.other_tel_code as otherTelCode',
-        'm.date',
-        'm.text',
-        'm.media',
-        'm.type',
-        'm.sms_id as smsId',
-        'm.direction',
-      ])
-      .where('c.account_id', '=', accountId)
-      .where('c.last_message_id', 'is not', null)
-      .where('c.last_date', '>=', from)
-      .orderBy('c.last_date', 'desc')
-      .execute() as Promise<ChatListRow[]>;
+    const { rows } = await sql<{ list: ChatListRow[] | string }>`
+      SELECT coalesce(json_agg(json_build_object(
+               'ownFullNumber', m.own_full_number, 'ownTelCode', m.own_tel_code,
+               'otherFullNumber', m.other_full_number, 'otherTelCode', m.other_tel_code,
+               'date', m.date, 'text', m.text, 'media', m.media, 'type', m.type,
+               'smsId', m.sms_id, 'direction', m.direction
+             ) ORDER BY c.last_date DESC), '[]'::json) AS list
+        FROM chats c JOIN messages m ON m.id = c.last_message_id
+       WHERE c.account_id = ${accountId} AND c.last_message_id IS NOT NULL AND c.last_date >= ${from}
+    `.execute(q);
+    const list = rows[0]?.list ?? [];
+    return typeof list === 'string' ? (JSON.parse(list) as ChatListRow[]) : list;
   },
 
   /** A page of a conversation, newest first, within [from, to) and the optional bounds. */
