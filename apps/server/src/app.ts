@@ -62,7 +62,7 @@ import { createPricing } from './services/pricing';
 import { createProfileService } from './services/profile';
 import { registerPurges } from './services/purges';
 import { createReviewService } from './services/review';
-import { createSessionService } from './services/sessions';
+import { createSessionService, sessionsChannel } from './services/sessions';
 import { createSigninService } from './services/signin';
 import { createVerifyService } from './services/verify';
 import type { Deps } from './types';
@@ -147,7 +147,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const media = createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
   const pricing = createPricing(db);
   const realtime = new RealtimeHub();
-  const sessions = createSessionService(db);
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
+  redis?.on('error', (err) => app.log.warn({ err }, 'redis error'));
+  const sessions = createSessionService(db, {
+    log: app.log,
+    ttlMs: env.SESSION_CACHE_MS,
+    ...(redis ? { redis: { client: redis, channel: sessionsChannel(env.REDIS_KEY_PREFIX) } } : {}),
+  });
   const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
   const stt = opts.stt ?? new NoSpeechToText();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
@@ -175,7 +181,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     limits: createLimits({ env, log: app.log }),
     media,
     numbers: createNumbersService(db),
-    operator: createOperatorService(db),
+    operator: createOperatorService(db, sessions),
     payments: createPaymentService({
       db,
       jobs,
@@ -220,7 +226,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(headersPlugin);
 
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'numa-rl:', skipOnError: true } : {}),
@@ -252,6 +257,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     stopBalanceEvents();
     await mail.close?.();
     await carrier.close?.();
+    sessions.close();
     redis?.disconnect();
     deps.limits.close();
     if (ownsDb) await db.close();

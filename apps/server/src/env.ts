@@ -101,6 +101,12 @@ export const EnvSchema = z.object({
    */
   IP_RATE_LIMIT_FACTOR: z.coerce.number().positive().max(10_000).default(1),
   /**
+   * How long an authenticated session answers from memory without reading the database (ms; 0: every
+   * call reads it). Logout, refresh, sign-in elsewhere and operator actions clear it at once, on every
+   * server through Redis when REDIS_URL is set; a change made in the database by hand shows within it.
+   */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /**
    * Proof of work of the captcha (services/pow.ts): the highest counter the client may have to find
    * (SHA-256 digests; on average 3/4 of it). 30,000 is about half a second in a browser's worker and
    * is done while the person reads the picture.

@@ -71,6 +71,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     DATA_DIR: testDataDir,
     // the captcha's proof of work, small: suites sign in hundreds of times (its own test uses the default)
     CAPTCHA_POW_MAX: '200',
+    // suites change sessions and accounts in the database by hand and expect it at once (the cache has its own suite)
+    SESSION_CACHE_MS: '0',
     ...overrides,
   });
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { serverRoot } from '../lib/paths';
+import { maintenanceRepo } from '../repositories/maintenance';
 import { raw } from './raw';
 import type { Database, Q } from './types';
 
@@ -67,6 +68,7 @@ async function loadSeed(q: Q, seed: Seed): Promise<void> {
 /**
  * Applies the migrations not yet applied, each (with its seeds) in its own transaction, under an
  * advisory lock so that several servers starting at once on one PostgreSQL apply each file exactly once.
+ * When any was applied, the schema's tables are analyzed (the 'db.analyze' job keeps it up hourly).
  */
 export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
   await raw(
@@ -87,6 +89,8 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
     });
     if (done) applied.push(m.name);
   }
+  // fresh statistics for the planner after the schema or its data changed (PGlite never refreshes them itself)
+  if (applied.length) await maintenanceRepo.analyze(db.q);
   return applied;
 }
 

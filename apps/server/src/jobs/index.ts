@@ -176,6 +176,22 @@ export function createJobs(deps: {
     );
   }
 
+  /**
+   * What a job born claimed by this server is written with, for a statement that writes its row itself
+   * in the same round trip as what it is about (the send path: messagesRepo.sendDurable); the row
+   * it returns is then handed to `run` after the commit, exactly like one from `enqueueClaimed`.
+   */
+  function bornClaimed(name: JobName): {
+    name: string;
+    runAt: Date;
+    maxAttempts: number;
+    worker: string;
+    until: Date;
+  } {
+    const d = definition(name);
+    return { name, runAt: now(), maxAttempts: d.maxAttempts, worker, until: leaseEnd() };
+  }
+
   function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([
@@ -356,6 +372,7 @@ export function createJobs(deps: {
     define,
     enqueue,
     enqueueClaimed,
+    bornClaimed,
     run,
 
     /**

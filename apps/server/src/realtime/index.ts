@@ -158,6 +158,8 @@ export default fp(
     };
     sessions.events.on('revoked', onRevoked);
     io.on('recheck', (accountId: number) => {
+      // the sessions' own channel may come later: what this server remembers of the account goes first
+      sessions.forgetHere(accountId);
       recheck(accountId).catch((err: unknown) => log.error({ err }, 'rechecking sockets failed'));
     });
 

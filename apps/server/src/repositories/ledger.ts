@@ -44,6 +44,68 @@ const belowZero = 'NM001';
 const staleBalance = 'NM002';
 const codeOf = (err: unknown) => (err as { code?: string } | null)?.code;
 
+/** What a statement holding a bill throws: 400001 for a refusal of the triggers, else the error itself. */
+export function ledgerError(err: unknown, accountId: number): unknown {
+  if (codeOf(err) === belowZero) return new ApiError(400001);
+  if (codeOf(err) === staleBalance)
+    return new Error(`ledger: account ${accountId} moved under the row`, { cause: err });
+  return err;
+}
+
+/**
+ * The bill of a change as one INSERT … SELECT (the account row read FOR UPDATE, before/after computed
+ * from it, nothing inserted when a charge would go below zero unless the type allows it or when the
+ * key was applied before). `apply` runs it; a statement that must do more in the same round trip (the
+ * send path, messagesRepo.sendDurable) embeds it as a data-modifying CTE: one statement is one
+ * transaction, so the bill commits with whatever the statement writes, and the triggers of migration
+ * 006 hold either way. Nothing else in the code base writes a bill.
+ */
+export function billInsert(q: Q, c: BalanceChange) {
+  const key = c.idempotencyKey ?? null;
+  return q
+    .insertInto('ledger')
+    .columns([
+      'account_id',
+      'type',
+      'charge',
+      'before_balance',
+      'after_balance',
+      'options',
+      'idempotency_key',
+    ])
+    .expression((eb) => {
+      let pick = eb
+        .selectFrom('accounts as a')
+        .select((s) => [
+          'a.id',
+          s.cast<number>(s.val(c.type), 'smallint').as('type'),
+          s.cast<Minor>(s.val(c.charge), 'bigint').as('charge'),
+          'a.balance',
+          s('a.balance', '+', c.charge).as('after'),
+          s.cast<string>(s.val(JSON.stringify(c.options ?? {})), 'jsonb').as('options'),
+          s.cast<string | null>(s.val(key), 'text').as('key'),
+        ])
+        .where('a.id', '=', c.accountId);
+      if (c.charge < 0) {
+        pick = pick.where((w) =>
+          w.or([
+            w('a.balance', '>=', -c.charge as Minor),
+            w.exists(
+              w
+                .selectFrom('bill_types as b')
+                .select('b.type')
+                .where('b.type', '=', c.type)
+                .where('b.allow_negative', '=', true),
+            ),
+          ]),
+        );
+      }
+      return pick.forUpdate();
+    })
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning(cols);
+}
+
 /**
  * The ledger: the only code that changes a balance. `apply` takes a transaction handle (a `Tx`, which
  * only `Database.tx` makes), so the bill and whatever it pays for commit together; the database
@@ -61,54 +123,9 @@ export const ledger = {
     const key = c.idempotencyKey ?? null;
     let inserted: LedgerRow | undefined;
     try {
-      inserted = await tx
-        .insertInto('ledger')
-        .columns([
-          'account_id',
-          'type',
-          'charge',
-          'before_balance',
-          'after_balance',
-          'options',
-          'idempotency_key',
-        ])
-        .expression((eb) => {
-          let pick = eb
-            .selectFrom('accounts as a')
-            .select((s) => [
-              'a.id',
-              s.cast<number>(s.val(c.type), 'smallint').as('type'),
-              s.cast<Minor>(s.val(c.charge), 'bigint').as('charge'),
-              'a.balance',
-              s('a.balance', '+', c.charge).as('after'),
-              s.cast<string>(s.val(JSON.stringify(c.options ?? {})), 'jsonb').as('options'),
-              s.cast<string | null>(s.val(key), 'text').as('key'),
-            ])
-            .where('a.id', '=', c.accountId);
-          if (c.charge < 0) {
-            pick = pick.where((w) =>
-              w.or([
-                w('a.balance', '>=', -c.charge as Minor),
-                w.exists(
-                  w
-                    .selectFrom('bill_types as b')
-                    .select('b.type')
-                    .where('b.type', '=', c.type)
-                    .where('b.allow_negative', '=', true),
-                ),
-              ]),
-            );
-          }
-          return pick.forUpdate();
-        })
-        .onConflict((oc) => oc.column('idempotency_key').doNothing())
-        .returning(cols)
-        .executeTakeFirst();
+      inserted = await billInsert(tx, c).executeTakeFirst();
     } catch (err) {
-      if (codeOf(err) === belowZero) throw new ApiError(400001);
-      if (codeOf(err) === staleBalance)
-        throw new Error(`ledger: account ${c.accountId} moved under the row`, { cause: err });
-      throw err;
+      throw ledgerError(err, c.accountId);
     }
     if (inserted) {
       noteBalanceChange(tx, c.accountId);

@@ -1,6 +1,8 @@
 import type { Direction, MessageType, Minor, SmsRef } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
+import type { ClaimedJobRow } from './jobs';
+import { billInsert, type BalanceChange } from './ledger';
 import { rateSubquery } from './rates';
 
 export interface MessageRow {
@@ -56,7 +58,21 @@ const cols = [
   'stt_status as sttStatus',
   'deleted',
 ] as const;
-const mCols = cols.map((c) => `m.${c}` as `m.${typeof c}`);
+
+/** What a chat list item is made of (services/chats/views.ts toChatListItem). */
+export type ChatListRow = Pick<
+  MessageRow,
+  | 'ownFullNumber'
+  | 'ownTelCode'
+  | 'otherFullNumber'
+  | 'otherTelCode'
+  | 'date'
+  | 'text'
+  | 'media'
+  | 'type'
+  | 'smsId'
+  | 'direction'
+>;
 
 export interface NewMessage {
   accountId: number;
@@ -202,17 +218,26 @@ export const messagesRepo = {
     return (await query.returning(cols).executeTakeFirst()) ?? null;
   },
 
-  /** The newest message of every conversation whose newest message is at or after `from` (epoch ms). */
-  async chatList(q: Q, accountId: number, from: number): Promise<MessageRow[]> {
-    return q
-      .selectFrom('chats as c')
-      .innerJoin('messages as m', 'm.id', 'c.last_message_id')
-      .select(mCols)
-      .where('c.account_id', '=', accountId)
-      .where('c.last_message_id', 'is not', null)
-      .where('c.last_date', '>=', from)
-      .orderBy('c.last_date', 'desc')
-      .execute() as Promise<MessageRow[]>;
+  /**
+   * The newest message of every conversation whose newest message is at or after `from` (epoch ms),
+   * newest first: the conversation rows by their index (account, last_date), each joined to its last
+   * message by primary key, only the columns the chat list answers with — aggregated into one JSON
+   * value, so thousands of chats cross from the database as one field rather than ten per row (on
+   * the embedded PGlite, decoding rows field by field cost more than the query itself).
+   */
+  async chatList(q: Q, accountId: number, from: number): Promise<ChatListRow[]> {
+    const { rows } = await sql<{ list: ChatListRow[] | string }>`
+      SELECT coalesce(json_agg(json_build_object(
+               'ownFullNumber', m.own_full_number, 'ownTelCode', m.own_tel_code,
+               'otherFullNumber', m.other_full_number, 'otherTelCode', m.other_tel_code,
+               'date', m.date, 'text', m.text, 'media', m.media, 'type', m.type,
+               'smsId', m.sms_id, 'direction', m.direction
+             ) ORDER BY c.last_date DESC), '[]'::json) AS list
+        FROM chats c JOIN messages m ON m.id = c.last_message_id
+       WHERE c.account_id = ${accountId} AND c.last_message_id IS NOT NULL AND c.last_date >= ${from}
+    `.execute(q);
+    const list = rows[0]?.list ?? [];
+    return typeof list === 'string' ? (JSON.parse(list) as ChatListRow[]) : list;
   },
 
   /** A page of a conversation, newest first, within [from, to) and the optional bounds. */
@@ -337,6 +362,8 @@ export interface SendFacts {
   balance: Minor;
   /** Whether this own number already has a conversation with the destination. */
   known: boolean;
+  /** Whether the account stored a message of this smsId before (a resend). */
+  sentBefore: boolean;
   /** The destination's rates (rates table, kinds sms and mms; null when no row, not even '*', exists). */
   sms: Minor | null;
   mms: Minor | null;
@@ -345,7 +372,14 @@ export interface SendFacts {
 export const sendFactsRepo = {
   async read(
     q: Q,
-    p: { accountId: number; from: string; to: string; currency: string; country: string | null },
+    p: {
+      accountId: number;
+      from: string;
+      to: string;
+      currency: string;
+      country: string | null;
+      smsId: string;
+    },
   ): Promise<SendFacts> {
     // the sender's account always exists (the caller is signed in); the number may be anyone's or nobody's
     const row = await q
@@ -368,6 +402,15 @@ export const sendFactsRepo = {
               .where('chats.other_full_number', '=', p.to),
           )
           .as('known'),
+        eb
+          .exists(
+            eb
+              .selectFrom('messages')
+              .select('messages.id')
+              .where('messages.account_id', '=', p.accountId)
+              .where('messages.sms_id', '=', p.smsId),
+          )
+          .as('sentBefore'),
         rateSubquery(q, { currency: p.currency, kind: 'sms', country: p.country }).as('sms'),
         rateSubquery(q, { currency: p.currency, kind: 'mms', country: p.country }).as('mms'),
       ])
@@ -376,3 +419,135 @@ export const sendFactsRepo = {
     return row as SendFacts;
   },
 };
+
+/** The durable work of one send (services/chats/send.ts), written by one statement. */
+export interface DurableSend {
+  /** The sender's bill (ledger.billInsert: its charge, type, options and idempotency key). */
+  bill: BalanceChange;
+  message: Omit<NewMessage, 'status' | 'date' | 'carrierId' | 'highlightTarget' | 'highlightText'>;
+  /**
+   * The abuse-guard event of a first message to a new number (or null): recorded only when this
+   * statement is the one that starts the conversation, so concurrent first sends count once.
+   */
+  rateEventKey: string | null;
+  /** The carrier job, born claimed by this server (Jobs.bornClaimed), written when the destination is off the platform. */
+  job: { name: string; runAt: Date; maxAttempts: number; worker: string; until: Date };
+  /** The name recorded as the carrier of a delivery between two numbers of the platform. */
+  platformCarrier: string;
+}
+
+export type DurableOutcome =
+  /** The bill was not written (its key was applied before, or the balance fell short meanwhile): nothing was. */
+  | { written: false }
+  | {
+      written: true;
+      /** The sender's copy: 'sent' when delivered on the platform, 'pending' with `job` otherwise. */
+      sent: MessageRow;
+      /** The recipient's copy, when the destination is held on the platform. */
+      received: MessageRow | null;
+      job: ClaimedJobRow | null;
+    };
+
+const jsonCols = sql.raw(
+  cols
+    .map((c) => {
+      const [col, alias] = c.split(' as ');
+      return `'${alias ?? col}', ${col}`;
+    })
+    .join(', '),
+);
+
+/**
+ * The durable part of a send in ONE statement (one round trip, one implicit transaction, whether
+ * `q` is the root or an open transaction): the bill (the ledger's own INSERT as a data-modifying CTE;
+ * its triggers move the balance and refuse a negative one), the sender's copy and its conversation
+ * row, and then either the recipient's copy and conversation when the destination number is held on
+ * the platform (delivered: both copies 'sent'), or the carrier job born claimed for the destination
+ * off the platform (the sender's copy 'pending'). Everything hangs off the bill's row: when the bill
+ * is not written (repeated key, balance short), nothing is. Dates are handed out by the conversation
+ * rows as in `insert` (distinct, increasing within a conversation).
+ */
+export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome> {
+  const m = s.message;
+  const now = Date.now();
+  const media = m.media;
+  const res = await sql<{
+    sent: Record<string, unknown> | null;
+    received: Record<string, unknown> | null;
+    job: Record<string, unknown> | null;
+  }>`
+    WITH bill AS (${billInsert(q, s.bill)}),
+    dest AS (
+      SELECT v.account_id, v.full_number, v.tel_code FROM virtual_numbers v WHERE v.full_number = ${m.otherFullNumber}
+    ),
+    ids AS (SELECT nextval('messages_id_seq')::bigint AS id FROM bill),
+    a_chat AS (
+      INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
+      SELECT ${m.accountId}, ${m.ownFullNumber}, ${m.otherFullNumber}, ${now}::bigint, ${now}::bigint, ids.id FROM ids
+      ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE SET
+        max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_message_id = EXCLUDED.last_message_id
+      RETURNING max_date, (xmax = 0) AS created
+    ),
+    a_msg AS (
+      INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
+                            type, text, media, status, sms_id, date, charge, segments, carrier)
+      SELECT ids.id, ${m.accountId}, ${m.ownFullNumber}, ${m.ownTelCode}, ${m.otherFullNumber}, ${m.otherTelCode}, 'out',
+             ${m.type}, ${m.text}, ${media},
+             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN 0 ELSE 1 END::smallint,
+             ${m.smsId}, a_chat.max_date, ${m.charge}::bigint, ${m.segments}::smallint,
+             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN ${s.platformCarrier} ELSE ${m.carrier ?? null}::text END
+        FROM ids, a_chat
+      RETURNING *
+    ),
+    b_ids AS (SELECT nextval('messages_id_seq')::bigint AS id, ids.id AS a_id, dest.* FROM ids, dest),
+    b_chat AS (
+      INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
+      SELECT b_ids.account_id, b_ids.full_number, ${m.ownFullNumber}, ${now}::bigint, ${now}::bigint, b_ids.id FROM b_ids
+      ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE SET
+        max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_message_id = EXCLUDED.last_message_id
+      RETURNING max_date
+    ),
+    b_msg AS (
+      INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
+                            type, text, media, status, sms_id, date, charge, segments, carrier)
+      SELECT b_ids.id, b_ids.account_id, b_ids.full_number, b_ids.tel_code, ${m.ownFullNumber}, ${m.ownTelCode}, 'in',
+             ${m.type}, ${m.text}, ${media}, 0, 'in:p' || b_ids.a_id, b_chat.max_date, 0, ${m.segments}::smallint,
+             ${s.platformCarrier}
+        FROM b_ids, b_chat
+      RETURNING *
+    ),
+    rate AS (
+      INSERT INTO rate_events (key, subject)
+      SELECT ${s.rateEventKey}::text, ${m.otherFullNumber}::text FROM a_chat
+       WHERE a_chat.created AND ${s.rateEventKey}::text IS NOT NULL
+    ),
+    job AS (
+      INSERT INTO jobs (name, payload, run_at, max_attempts, dedupe_key, attempts, locked_by, locked_until)
+      SELECT ${s.job.name}, jsonb_build_object('messageId', ids.id), ${s.job.runAt}::timestamptz, ${s.job.maxAttempts}::int,
+             'carrier:' || ids.id, 1, ${s.job.worker}, ${s.job.until}::timestamptz
+        FROM ids WHERE NOT EXISTS (SELECT 1 FROM dest)
+      RETURNING id, name, payload, attempts, max_attempts, last_error
+    )
+    SELECT (SELECT json_build_object(${jsonCols}) FROM a_msg) AS sent,
+           (SELECT json_build_object(${jsonCols}) FROM b_msg) AS received,
+           (SELECT json_build_object('id', id, 'name', name, 'payload', payload, 'attempts', attempts,
+                                     'maxAttempts', max_attempts, 'lastError', last_error) FROM job) AS job
+  `.execute(q);
+  const row = res.rows[0];
+  if (!row?.sent) return { written: false };
+  return {
+    written: true,
+    sent: toRow(row.sent),
+    received: row.received ? toRow(row.received) : null,
+    job: (row.job as ClaimedJobRow | null) ?? null,
+  };
+}
+
+/** A message row from json_build_object (bigint columns arrive as JSON numbers already). */
+function toRow(j: Record<string, unknown>): MessageRow {
+  return j as unknown as MessageRow;
+}

@@ -13,13 +13,18 @@ export interface SessionRow {
   revokeReason: RevokeReason | null;
 }
 
+/** A session's family key: the first session of its refresh chain. */
+const familyOf = sql<number>`COALESCE(family_id, id)`;
+
 export interface SessionWithAccount extends SessionRow {
+  familyId: number;
   brand: BrandId;
   accountStatus: number;
 }
 
-/** The newest link of a session's refresh chain, with its account's status. */
+/** The newest link of a session's family, with its account's status. */
 export interface SessionTip {
+  accountId: number;
   revokedAt: Date | null;
   revokeReason: string | null;
   expiresAt: Date;
@@ -35,6 +40,8 @@ export const sessionsRepo = {
       expiresAt: Date;
       userAgent?: string | undefined;
       ip?: string | undefined;
+      /** The family a refresh continues (null/absent: a sign-in starts a new one). */
+      familyId?: number | null;
     },
   ): Promise<number> {
     const row = await q
@@ -45,6 +52,7 @@ export const sessionsRepo = {
         expires_at: s.expiresAt,
         user_agent: s.userAgent?.slice(0, 300) ?? null,
         ip: s.ip ?? null,
+        family_id: s.familyId ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -63,6 +71,7 @@ export const sessionsRepo = {
         's.expires_at as expiresAt',
         's.revoked_at as revokedAt',
         sql<RevokeReason | null>`s.revoke_reason`.as('revokeReason'),
+        sql<number>`COALESCE(s.family_id, s.id)`.as('familyId'),
         'a.brand',
         'a.status as accountStatus',
       ])
@@ -91,7 +100,8 @@ export const sessionsRepo = {
       .updateTable('sessions')
       .set({ revoked_at: sql`now()`, revoke_reason: reason })
       .where('account_id', '=', accountId)
-      .where('revoked_at', 'is', null);
+      // a replaced token in its grace ends too
+      .where((w) => w.or([w('revoked_at', 'is', null), w('revoke_reason', '=', 'refreshed')]));
     if (keepId !== null) query = query.where('id', '<>', keepId);
     const rows = await query.returning('id').execute();
     return rows.map((r) => r.id);
@@ -102,58 +112,66 @@ export const sessionsRepo = {
       .updateTable('sessions')
       .set({ last_seen_at: sql`now()` })
       .where('id', '=', id)
-      .where('last_seen_at', '<', sql<Date>`now() - interval '5 minutes'`)
+      .where('last_seen_at', '<', sql<Date>`now() - interval '1 minute'`)
       .execute();
   },
 
   /**
-   * The newest link of a session's chain: a session revoked as 'refreshed' continues in the session
-   * created in the same transaction (same account, created at its revocation time). Null: no such session.
+   * Ends a live session because a refresh replaced it (a conditional update: of two refreshes of one
+   * token, one wins). Its family, or null when it was not live any more (the loser of such a race).
    */
-  async chainTip(q: Q, sessionId: number): Promise<SessionTip | null> {
+  async replace(q: Q, id: number): Promise<number | null> {
     const row = await q
-      .withRecursive('chain(id, account_id, revoked_at, revoke_reason, expires_at, depth)', (qb) =>
-        qb
-          .selectFrom('sessions')
-          .select([
-            'id',
-            'account_id',
-            'revoked_at',
-            'revoke_reason',
-            'expires_at',
-            sql<number>`0`.as('depth'),
-          ])
-          .where('id', '=', sessionId)
-          .unionAll((u) =>
-            u
-              .selectFrom('chain as c')
-              .innerJoin('sessions as s', (join) =>
-                join
-                  .onRef('s.account_id', '=', 'c.account_id')
-                  .on('c.revoke_reason', '=', 'refreshed')
-                  .onRef('s.created_at', '=', 'c.revoked_at')
-                  .onRef('s.id', '>', 'c.id'),
-              )
-              .select([
-                's.id',
-                's.account_id',
-                's.revoked_at',
-                's.revoke_reason',
-                's.expires_at',
-                sql<number>`c.depth + 1`.as('depth'),
-              ])
-              .where('c.depth', '<', 1000),
-          ),
-      )
-      .selectFrom('chain as c')
-      .innerJoin('accounts as a', 'a.id', 'c.account_id')
+      .updateTable('sessions')
+      .set({ revoked_at: sql`now()`, revoke_reason: 'refreshed' })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .returning(familyOf.as('familyId'))
+      .executeTakeFirst();
+    return row?.familyId ?? null;
+  },
+
+  /**
+   * Ends every token of a family still usable (live, or replaced and in its grace); returns the ids
+   * ended. Logout, and a replaced token presented to refreshToken again (reuse).
+   */
+  async revokeFamily(q: Q, familyId: number, reason: RevokeReason): Promise<number[]> {
+    const rows = await q
+      .updateTable('sessions')
+      .set({ revoked_at: sql`now()`, revoke_reason: reason })
+      .where(familyOf, '=', familyId)
+      .where((w) => w.or([w('revoked_at', 'is', null), w('revoke_reason', '=', 'refreshed')]))
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** A session's family key (null: no such session). */
+  async familyOf(q: Q, sessionId: number): Promise<number | null> {
+    const row = await q
+      .selectFrom('sessions')
+      .select(familyOf.as('f'))
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
+    return row?.f ?? null;
+  },
+
+  /** The newest link of a session's family (the token a socket's session continues in), with its account's status. */
+  async familyTip(q: Q, sessionId: number): Promise<SessionTip | null> {
+    const row = await q
+      .selectFrom('sessions as s')
+      .innerJoin('accounts as a', 'a.id', 's.account_id')
       .select([
-        'c.revoked_at as revokedAt',
-        'c.revoke_reason as revokeReason',
-        'c.expires_at as expiresAt',
+        's.account_id as accountId',
+        's.revoked_at as revokedAt',
+        's.revoke_reason as revokeReason',
+        's.expires_at as expiresAt',
         'a.status as accountStatus',
       ])
-      .orderBy('c.depth', 'desc')
+      .where(sql<number>`COALESCE(s.family_id, s.id)`, '=', (eb) =>
+        eb.selectFrom('sessions').select(familyOf.as('f')).where('id', '=', sessionId),
+      )
+      .orderBy('s.id', 'desc')
       .limit(1)
       .executeTakeFirst();
     return row ?? null;

@@ -1,3 +1,4 @@
+import type { SessionService } from './sessions';
 import { brands, constants, toMinor, type BrandId } from '@numa/contract';
 import type { Database } from '../db';
 import { idemKey } from '../lib/idem';
@@ -8,7 +9,7 @@ export type { Account } from '../repositories/accounts';
 export type { LedgerRow } from '../repositories/ledger';
 
 /** Operator actions on accounts (the admin command and tests use these; no HTTP route does). */
-export function createOperatorService(db: Database) {
+export function createOperatorService(db: Database, sessions?: Pick<SessionService, 'forget'>) {
   return {
     /** An account by id, e-mail or full number (`+14155550100` or `14155550100`) within a brand. */
     async find(who: string, brand: BrandId): Promise<Account | null> {
@@ -42,6 +43,8 @@ export function createOperatorService(db: Database) {
       status: (typeof AccountStatus)[keyof typeof AccountStatus],
     ): Promise<void> {
       await accountsRepo.setStatus(db.q, accountId, status);
+      // the session cache of this server (and, with Redis, the others) reads the new status at once
+      sessions?.forget(accountId);
     },
 
     async recentBills(accountId: number, limit = 10): Promise<LedgerRow[]> {

@@ -3,6 +3,7 @@ import type { Clock } from '../lib/clock';
 import type { Jobs } from '../jobs';
 import { captchasRepo } from '../repositories/captchas';
 import { jobsRepo } from '../repositories/jobs';
+import { maintenanceRepo } from '../repositories/maintenance';
 import { outboxRepo } from '../repositories/outbox';
 import { rateEventsRepo } from '../repositories/rateEvents';
 import { sessionsRepo } from '../repositories/sessions';
@@ -24,6 +25,8 @@ declare module '../jobs/types' {
     'purge.captchas': Record<string, never>;
     'purge.rateEvents': Record<string, never>;
     'purge.sessions': Record<string, never>;
+    /** ANALYZE of the app's tables (the planner's statistics). */
+    'db.analyze': Record<string, never>;
     'purge.signinCodes': Record<string, never>;
     'purge.outbox': Record<string, never>;
     'purge.failedJobs': Record<string, never>;
@@ -74,4 +77,9 @@ export function registerPurges(jobs: Jobs, db: Database, clock: Clock) {
     });
     jobs.schedule(name, { everyMs: HOUR, offsetMs: (i + 1) * 7 * 60_000 }, {});
   });
+  // the planner's statistics (issue 13: PGlite's are never refreshed otherwise), hourly at :55, after the purges
+  jobs.define('db.analyze', async () => {
+    await maintenanceRepo.analyze(db.q);
+  });
+  jobs.schedule('db.analyze', { everyMs: HOUR, offsetMs: 55 * 60_000 }, {});
 }

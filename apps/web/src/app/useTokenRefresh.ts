@@ -6,7 +6,9 @@ import { useSession } from '../stores/session';
 
 /**
  * Replaces the token every 12 hours (spec 000 §4). A refused refresh removes the stored token; a
- * network failure tries again in a minute.
+ * network failure tries again in a minute. Of several tabs, the first to refresh wins and the others
+ * take its token (storage event, or the check before refreshing): only the newest token of a session
+ * may refresh (issue 9).
  */
 export function useTokenRefresh() {
   const token = useSession((s) => s.token);
@@ -20,6 +22,13 @@ export function useTokenRefresh() {
       timer = window.setTimeout(run, Math.max(0, ms));
     };
     const run = async () => {
+      // another tab replaced the token already (only the newest token of a session may refresh: a
+      // replaced one asking again ends the session everywhere); this tab follows it instead
+      const stored = storage.get(keys.token);
+      if (stored && stored !== token) {
+        useSession.setState({ token: stored });
+        return;
+      }
       try {
         const res = await call(endpoints.refreshToken, {}, { silent: true });
         useSession.getState().replaceToken(res.token);
@@ -28,7 +37,8 @@ export function useTokenRefresh() {
         else if (useSession.getState().token) useSession.getState().logout(isApiError(e) ? e.retcode : null);
       }
     };
-    schedule(issued + constants.tokenRefreshMs - Date.now());
+    // tabs of one browser share the token: a random spread so one of them refreshes and the others follow it
+    schedule(issued + constants.tokenRefreshMs - Date.now() + Math.random() * 30_000);
     return () => window.clearTimeout(timer);
   }, [token]);
 }

@@ -29,6 +29,8 @@ export interface AccountsTables {
     revoked_at: Date | null;
     /** logout | refreshed | elsewhere | operator */
     revoke_reason: string | null;
+    /** The first session of the refresh chain (migration 030); null on the first one itself. */
+    family_id: number | null;
     user_agent: string | null;
     ip: string | null;
   };

@@ -30,7 +30,11 @@ export interface SendPlan {
   isNew: boolean;
 }
 
-export type RulesVerdict = { ok: true; plan: SendPlan } | { ok: false; retcode: Retcode; detail?: string };
+export type RulesVerdict =
+  | { ok: true; plan: SendPlan }
+  | { ok: false; retcode: Retcode; detail?: string }
+  /** The account stored this smsId before (a resend after a reconnect): nothing is checked or stored. */
+  | { ok: 'repeat' };
 
 const refuse = (retcode: Retcode, detail?: string): RulesVerdict => ({
   ok: false,
@@ -46,7 +50,7 @@ export const captchaSolvedKey = (accountId: number) => `chat-captcha:${accountId
  * The sending rules of a message, in their order (docs/decisions.md, Chats server): own number
  * (300032), a valid destination that is not the sender (300031), MMS from +1 Canadian numbers (300034)
  * or any +44 number (300035), an unregistered toll-free sender (300030), the abuse guard (100010),
- * a balance of at least the price (400001). (Payload, platform and session are checked by the socket
+ * a balance of at least the price (400001). A resent smsId is told apart first. (Payload, platform and session are checked by the socket
  * before; the file's type by its bytes when it is stored.) The facts are read in one statement.
  */
 export function createSendingRules(deps: { db: Database; pricing: Pricing; options: RulesOptions }) {
@@ -73,7 +77,9 @@ export function createSendingRules(deps: { db: Database; pricing: Pricing; optio
         to: dest?.full ?? '',
         currency: pricing.currencyOf(sender.brand),
         country: dest?.country ?? null,
+        smsId: p.smsId,
       });
+      if (facts.sentBefore) return { ok: 'repeat' };
       if (facts.holderId !== accountId) return refuse(300032, 'fromNumber is not one of your numbers');
       const own = { fullNumber: p.fromNumber, telCode: facts.telCode!, country: facts.country };
       if (!dest || dest.full === own.fullNumber) return refuse(300031, 'toNumber is not a valid number');

@@ -6,10 +6,16 @@ import { isApiError } from '../../lib/errors';
 import { idemKey } from '../../lib/idem';
 import { CarrierError, type CarrierPort, type StatusUpdate } from '../../providers/carrier/port';
 import type { RealtimeHub } from '../../realtime/hub';
-import { ledger } from '../../repositories/ledger';
-import { messagesRepo, type MessageRow } from '../../repositories/messages';
-import { rateEventsRepo } from '../../repositories/rateEvents';
+import { ledger, ledgerError } from '../../repositories/ledger';
+import {
+  messagesRepo,
+  sendDurable,
+  type DurableOutcome,
+  type DurableSend,
+  type MessageRow,
+} from '../../repositories/messages';
 import { mediaIdFromUrl, type MediaService } from '../media';
+import { isUniqueViolation } from '../verify';
 import { newRecipientKey, type Sender, type SendingRules } from './rules';
 
 export interface SendOptions {
@@ -20,6 +26,9 @@ export interface SendOptions {
   /** A carrier call that takes longer counts as a transient failure. */
   carrierTimeoutMs: number;
 }
+
+/** The carrier recorded on both copies of a message between two numbers of the platform (no carrier carried it). */
+export const platformCarrier = 'platform';
 
 export type SendResult =
   /** Refused before anything was stored or charged. */
@@ -75,37 +84,56 @@ export function createSendPath(deps: {
 
   async function send(sender: Sender, p: SendPayload): Promise<SendResult> {
     const { accountId } = sender;
-    const existing = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
-    if (existing) return { kind: 'repeat', row: existing };
-
     const verdict = await rules.check(sender, p);
+    if (verdict.ok === 'repeat') {
+      const existing = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
+      if (existing) return { kind: 'repeat', row: existing };
+      throw new Error(`message ${p.smsId} of account ${accountId} vanished`);
+    }
     if (!verdict.ok) return refused(verdict.retcode, verdict.detail);
     const { own, dest, charge, segments, isNew } = verdict.plan;
+    const durable = (mediaUrl: string): DurableSend => ({
+      bill: {
+        accountId,
+        type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
+        charge: negMinor(charge),
+        options: {
+          direction: 'out',
+          from: own.fullNumber,
+          to: dest.full,
+          type: p.msgType,
+          count: segments,
+          countryCode: dest.telCode,
+        },
+        idempotencyKey: idemKey('msg', accountId, p.smsId),
+      },
+      message: {
+        accountId,
+        ownFullNumber: own.fullNumber,
+        ownTelCode: own.telCode,
+        otherFullNumber: dest.full,
+        otherTelCode: dest.telCode,
+        direction: 'out',
+        type: p.msgType,
+        text: p.text ?? '',
+        media: mediaUrl,
+        smsId: p.smsId,
+        charge,
+        segments,
+        carrier: carrier.name,
+      },
+      rateEventKey: isNew ? newRecipientKey(accountId) : null,
+      // born claimed by this server: it runs right after the commit, and another server takes it over
+      // only if this one dies (its lease is not renewed)
+      job: jobs.bornClaimed('carrier.send'),
+      platformCarrier,
+    });
 
+    let outcome: DurableOutcome;
     try {
-      const outcome = await db.tx(async (tx) => {
-        const { applied } = await ledger.apply(tx, {
-          accountId,
-          type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
-          charge: negMinor(charge),
-          options: {
-            direction: 'out',
-            from: own.fullNumber,
-            to: dest.full,
-            type: p.msgType,
-            count: segments,
-            countryCode: dest.telCode,
-          },
-          idempotencyKey: idemKey('msg', accountId, p.smsId),
-        });
-        if (!applied) {
-          // a twin of this send (same smsId) committed first
-          const twin = await messagesRepo.bySmsId(tx, accountId, p.smsId);
-          if (!twin) throw new Error(`charge of ${p.smsId} exists without its message`);
-          return { kind: 'repeat' as const, row: twin };
-        }
-        let mediaUrl = '';
-        if (p.msgType === 'mms') {
+      if (p.msgType === 'mms') {
+        // the file is stored (and granted to the recipient on the platform) in the same transaction
+        outcome = await db.tx(async (tx) => {
           const bytes = p.fileBuffer instanceof Uint8Array ? p.fileBuffer : new Uint8Array(p.fileBuffer);
           const saved = await media.save({
             accountId,
@@ -116,43 +144,41 @@ export function createSendPath(deps: {
             fileName: p.fileName,
             q: tx,
           });
-          mediaUrl = saved.url;
-        }
-        const row = await messagesRepo.insert(tx, {
-          accountId,
-          ownFullNumber: own.fullNumber,
-          ownTelCode: own.telCode,
-          otherFullNumber: dest.full,
-          otherTelCode: dest.telCode,
-          direction: 'out',
-          type: p.msgType,
-          text: p.text ?? '',
-          media: mediaUrl,
-          status: constants.messageStatus.pending,
-          smsId: p.smsId,
-          charge,
-          segments,
-          carrier: carrier.name,
+          const o = await sendDurable(tx, durable(saved.url));
+          const id = mediaIdFromUrl(saved.url);
+          if (o.written && o.received && id) await media.grant(tx, id, o.received.accountId);
+          return o;
         });
-        if (isNew) await rateEventsRepo.record(tx, newRecipientKey(accountId), dest.full);
-        // born claimed by this server: it runs right after the commit, and another server takes it
-        // over only if this one dies (its lease is not renewed)
-        const job = await jobs.enqueueClaimed(
-          tx,
-          'carrier.send',
-          { messageId: row.id },
-          { dedupeKey: idemKey('carrier', row.id) },
-        );
-        return { kind: 'stored' as const, row, job };
-      });
-      if (outcome.kind === 'repeat') return outcome;
-      fresh.set(outcome.row.id, outcome.row);
-      jobs.run(outcome.job);
-      return { kind: 'stored', row: outcome.row };
+      } else {
+        // one statement, one round trip: its own transaction
+        outcome = await sendDurable(db.q, durable(''));
+      }
     } catch (err) {
-      if (isApiError(err)) return refused(err.retcode, err.detail);
-      throw err;
+      const e = ledgerError(err, accountId);
+      if (isApiError(e)) return refused(e.retcode, e.detail);
+      if (isUniqueViolation(err)) {
+        // a twin of this send (same smsId) committed first
+        const twin = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
+        if (twin) return { kind: 'repeat', row: twin };
+      }
+      throw e;
     }
+    if (!outcome.written) {
+      // the bill was not written: a twin (same smsId) committed first, or the balance fell short meanwhile
+      const twin = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
+      if (twin) return { kind: 'repeat', row: twin };
+      return refused(400001);
+    }
+    if (outcome.received) {
+      // delivered on the platform: B hears it, and A's confirmation ('sent') follows
+      realtime.emitMessage(outcome.received);
+      realtime.emitMessage(outcome.sent);
+    }
+    if (outcome.job) {
+      fresh.set(outcome.sent.id, outcome.sent);
+      jobs.run(outcome.job);
+    }
+    return { kind: 'stored', row: outcome.sent };
   }
 
   /** Fails a message (a status it does not have yet) and refunds its charge once; pushes the change. */

@@ -6,7 +6,7 @@ import {
   type Message,
   type ReceiveMessage,
 } from '@numa/contract';
-import type { MessageRow } from '../../repositories/messages';
+import type { ChatListRow, MessageRow } from '../../repositories/messages';
 
 /** The national part of a party number ('' tel code: the whole of it). */
 const nationalOf = (full: string, telCode: string) =>
@@ -56,7 +56,7 @@ export function toReceiveMessage(row: MessageRow, lang: Lang): ReceiveMessage {
   };
 }
 
-export function toChatListItem(row: MessageRow): ChatListItem {
+export function toChatListItem(row: ChatListRow): ChatListItem {
   return {
     ownFullNumber: row.ownFullNumber,
     ownTelCode: row.ownTelCode,
