@@ -15,6 +15,18 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
+  // One phone-number metadata set for the whole product (issue 9, hole 3): libphonenumber is read
+  // only through the contract's phone.ts (its own rule name, so the layer rules below do not replace it).
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['packages/contract/src/phone.ts', '**/scripts/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['libphonenumber-js', 'libphonenumber-js/*'], message: 'Phones go through @numa/contract (phone.ts): one metadata set, one E.164 split.' }] },
+      ],
+    },
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -11,6 +11,13 @@ export const constants = {
   /** Code sends allowed per address per hour, and per IP per hour, before a captcha or 100015. */
   codeSendsPerAddressPerHour: 5,
   codeSendsPerIpPerHour: 20,
+  /**
+   * Wrong codes per address (phone or e-mail, per brand) in any 24 hours, across sign-in and verify
+   * (issue 9, hole 4). At the cap every check and send for the address answers 100030 until the
+   * oldest wrong try is a day old. A 4-digit code then takes ln 2 / -ln(1 - 1/10^4) ≈ 6,931 guesses
+   * for a 50 % chance, ≈ 693 days (1.9 years) at 10 a day; it was ≈ 11.5 days at 25 an hour.
+   */
+  codeWrongTriesPerAddressPerDay: 10,
   /** Captcha: wrong answers before the client locks (spec 001 §8), and lifetime. */
   captchaFailuresBeforeLock: 3,
   captchaTtlMs: 5 * 60 * 1000,
@@ -64,6 +71,12 @@ export const constants = {
   identityImage: { maxBytes: 5_242_880, compressFrom: 1_048_576, minQuality: 0.1, perSection: 2, types: ['png', 'jpg', 'jpeg'] },
   billingCityMax: 20,
   unlockBonus: 0.2,
+  /**
+   * Invite bonuses one inviter is paid per calendar month (UTC), at most (issue 9, hole 8: 51
+   * redemptions once paid 10.2 Coins): 10 × 0.2 = 2 in the brand's unit. A redeemer's phone number
+   * earns the bonus once across all accounts of a brand.
+   */
+  inviteBonusesPerInviterPerMonth: 10,
   inviteCopiedMs: 2000,
   dialogCopiedMs: 1000,
 

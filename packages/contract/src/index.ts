@@ -18,3 +18,4 @@ export * from './api/numbers';
 export * from './api/codes';
 export { endpoints } from './api/index';
 export type { Endpoints, EndpointName } from './api/index';
+export * from './phone';

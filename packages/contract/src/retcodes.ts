@@ -36,6 +36,7 @@ export const retcodeTable = {
   100025: { key: 'phoneUpdateRequired', http: 400, silent: true, meaning: 'Phone must be updated: the client opens the verify modal in update mode.' },
   100028: { key: 'cloudCaptchaRequired', http: 400, silent: true, meaning: 'Reload the captcha and retry the verify-code call through it.' },
   100029: { key: 'proofOfWorkRequired', http: 400, silent: true, meaning: 'A code send came without a solved, fresh, unused proof-of-work challenge (ours, issue 9): the captcha draws again.', ours: true },
+  100030: { key: 'codeMaxRetries', http: 429, silent: false, meaning: 'Too many wrong codes for this phone or e-mail today (ours, the login catalogue\'s "max retries"; issue 9): no code is checked or sent for it until the day window passes.', ours: true },
   200018: { key: 'accountDeleted', http: 401, silent: false, meaning: 'Account deleted: log out.' },
   200025: { key: 'rechargeAmountNotAllowed', http: 400, silent: true, meaning: 'Recharge amount not allowed for this method (payment submit error).' },
   200040: { key: 'rechargeMaxAttempts', http: 429, silent: true, meaning: 'Maximum recharge attempts reached today.' },

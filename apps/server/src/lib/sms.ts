@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhone } from '@numa/contract';
 
 /**
  * SMS segments (3GPP TS 23.038). A text made only of GSM-7 characters takes 160 septets in one SMS,
@@ -44,11 +44,11 @@ export interface PhoneFacts {
   tollFree: boolean;
 }
 
-/** A full number (digits, or with '+') read with libphonenumber's full metadata; null when not a valid number. */
+/** A full number (digits, or with '+') read with libphonenumber's full metadata (the one set everywhere: contract phone.ts); null when not a valid number. */
 export function phoneFacts(fullNumber: string): PhoneFacts | null {
   const digits = fullNumber.replace(/[^\d]/g, '');
   if (digits.length < 5 || digits.length > 16) return null;
-  const p = parsePhoneNumberFromString(`+${digits}`);
+  const p = parsePhone(digits);
   if (!p || !p.isValid()) return null;
   return {
     full: `${p.countryCallingCode}${p.nationalNumber}`,
@@ -65,6 +65,6 @@ export function phoneFacts(fullNumber: string): PhoneFacts | null {
  */
 export function telCodeOf(party: string): string {
   if (!/^\d{5,16}$/.test(party)) return '';
-  const p = parsePhoneNumberFromString(`+${party}`);
+  const p = parsePhone(party);
   return p ? String(p.countryCallingCode) : '';
 }

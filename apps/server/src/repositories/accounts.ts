@@ -43,7 +43,7 @@ export const accountsRepo = {
     query =
       'email' in address
         ? query.where('email', '=', address.email)
-        : query.where('tel_code', '=', address.telCode).where('phone', '=', address.phone);
+        : query.where(sql<string>`tel_code || phone`, '=', `${address.telCode}${address.phone}`).where('phone', 'is not', null);
     return (await query.executeTakeFirst()) ?? null;
   },
 
@@ -54,6 +54,7 @@ export const accountsRepo = {
       .select('id')
       .where('brand', '=', brand)
       .where(sql<string>`tel_code || phone`, '=', digits)
+      .where('phone', 'is not', null)
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();

@@ -6,6 +6,7 @@ export interface InviteParty {
   id: number;
   brand: BrandId;
   status: number;
+  telCode: string | null;
   phone: string | null;
   canInvite: boolean;
   canSetInviter: boolean;
@@ -54,6 +55,7 @@ export const inviteRepo = {
         'id',
         'brand',
         'status',
+        'tel_code as telCode',
         'phone',
         'can_invite as canInvite',
         'can_set_inviter as canSetInviter',
@@ -74,10 +76,32 @@ export const inviteRepo = {
     return row ?? null;
   },
 
+  /** Whether a redemption of the brand already paid the bonus to this E.164 number (any account). */
+  async phoneRedeemed(q: Q, brand: BrandId, e164: string): Promise<boolean> {
+    const row = await q
+      .selectFrom('invite_redemptions')
+      .select('redeemer_id')
+      .where('brand', '=', brand)
+      .where('redeemer_phone', '=', e164)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Redemptions of an inviter's code since the current calendar month began (UTC, database clock). */
+  async countThisMonth(q: Q, inviterId: number): Promise<number> {
+    const row = await q
+      .selectFrom('invite_redemptions')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('inviter_id', '=', inviterId)
+      .where('created_at', '>=', sql<Date>`date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`)
+      .executeTakeFirst();
+    return row?.n ?? 0;
+  },
+
   /** Records a redemption; false when this account has one already. */
   async redeem(
     q: Q,
-    r: { redeemerId: number; inviterId: number; brand: BrandId; code: string },
+    r: { redeemerId: number; inviterId: number; brand: BrandId; code: string; redeemerPhone: string },
   ): Promise<boolean> {
     const row = await q
       .insertInto('invite_redemptions')
@@ -86,6 +110,7 @@ export const inviteRepo = {
         inviter_id: r.inviterId,
         brand: r.brand,
         code: r.code,
+        redeemer_phone: r.redeemerPhone,
         bonus_paid_at: sql`now()`,
       })
       .onConflict((oc) => oc.column('redeemer_id').doNothing())

@@ -110,7 +110,8 @@ export const accountAddressRepo = {
     query =
       'email' in address
         ? query.where('email', '=', address.email)
-        : query.where('tel_code', '=', address.telCode).where('phone', '=', address.phone);
+        : // the joined number (the unique index's key: one account per number, however split)
+          query.where(sql<string>`tel_code || phone`, '=', `${address.telCode}${address.phone}`).where('phone', 'is not', null);
     return (await query.executeTakeFirst())?.id ?? null;
   },
 

@@ -26,9 +26,11 @@ const refuse = (key: Parameters<typeof accountText>[0], detail: string) => new A
 /**
  * Invite and redeem (spec 001 §2, §9). Each account has one stable code. Redeeming a friend's code
  * needs a phone on the account (100025 otherwise: setting up a phone is what unlocks redeeming), is
- * possible once per account, never with one's own code, the code of a friend who redeemed one's own,
- * or a code of another brand; it credits both sides the bonus in one transaction, each as a ledger
- * row under an idempotency key, and closes redeeming for the account (canSetInviter false).
+ * possible once per account and once per phone number (whichever account holds it), never with one's
+ * own code, the code of a friend who redeemed one's own, a code of another brand, or a code whose
+ * owner was paid `inviteBonusesPerInviterPerMonth` bonuses this calendar month (UTC; issue 9, hole
+ * 8); it credits both sides the bonus in one transaction, each as a ledger row under an idempotency
+ * key, and closes redeeming for the account (canSetInviter false).
  */
 export function createInviteService(db: Database) {
   return {
@@ -54,7 +56,11 @@ export function createInviteService(db: Database) {
     async info(accountId: number, brand: Brand, lang: Lang): Promise<InviteInfo> {
       const inviteCode = await this.codeFor(accountId, brand);
       const texts = accountTexts(lang);
-      const vars = { brand: brand.name[lang], bonus: formatMoney(brand, constants.unlockBonus, lang, 1) };
+      const vars = {
+        brand: brand.name[lang],
+        bonus: formatMoney(brand, constants.unlockBonus, lang, 1),
+        cap: constants.inviteBonusesPerInviterPerMonth,
+      };
       return {
         inviteCode,
         inviteRules: texts.inviteRules.map((r) => fill(r, vars)),
@@ -83,14 +89,21 @@ export function createInviteService(db: Database) {
         const me = parties.get(accountId);
         if (!me) throw new ApiError(100012);
         if (!me.canSetInviter || (await inviteRepo.redemptionBy(q, accountId))) throw refuse('inviteAlreadyRedeemed', 'already redeemed');
-        if (!me.phone) throw new ApiError(100025);
+        if (!me.phone || !me.telCode) throw new ApiError(100025);
+        // one bonus per phone number, whichever account holds it now (issue 9, hole 8)
+        const redeemerPhone = `+${me.telCode}${me.phone}`;
+        if (await inviteRepo.phoneRedeemed(q, brand.id, redeemerPhone)) throw refuse('invitePhoneRedeemed', 'phone already redeemed');
         if (inviterId === accountId) throw refuse('inviteCodeOwn', 'own code');
         const inviter = inviterId !== null ? parties.get(inviterId) : undefined;
         if (!inviter || inviter.brand !== brand.id || inviter.status !== AccountStatus.active || !inviter.canInvite) {
           throw refuse('inviteCodeUnknown', 'unknown code');
         }
         if ((await inviteRepo.redemptionBy(q, inviter.id))?.inviterId === accountId) throw refuse('inviteMutual', 'mutual invite');
-        if (!(await inviteRepo.redeem(q, { redeemerId: accountId, inviterId: inviter.id, brand: brand.id, code }))) {
+        // the inviter's row is locked (lockParties), so concurrent redemptions of one code count in turn
+        if ((await inviteRepo.countThisMonth(q, inviter.id)) >= constants.inviteBonusesPerInviterPerMonth) {
+          throw refuse('inviteCapReached', 'inviter cap reached this month');
+        }
+        if (!(await inviteRepo.redeem(q, { redeemerId: accountId, inviterId: inviter.id, brand: brand.id, code, redeemerPhone }))) {
           throw refuse('inviteAlreadyRedeemed', 'already redeemed');
         }
         const options = { purchaseMethod: 'invite', amount: constants.unlockBonus, inviteCode: code };
@@ -110,6 +123,10 @@ export function createInviteService(db: Database) {
         });
         await inviteRepo.closeRedeeming(q, accountId);
         return { balance: fromMinor(mine.row.afterBalance), bonus: fromMinor(unlockBonusMinor) };
+      }).catch((err: unknown) => {
+        // one number redeeming from two accounts at once: the unique index lets one through
+        if (isUniqueViolation(err)) throw refuse('invitePhoneRedeemed', 'phone already redeemed');
+        throw err;
       });
     },
   };

@@ -1,5 +1,5 @@
 import type { SessionService } from './sessions';
-import { brands, constants, toMinor, type BrandId } from '@numa/contract';
+import { brands, constants, normalizeFullPhone, toMinor, type BrandId } from '@numa/contract';
 import type { Database } from '../db';
 import { idemKey } from '../lib/idem';
 import { accountsRepo, type AccountStatus, type Account } from '../repositories/accounts';
@@ -16,7 +16,8 @@ export function createOperatorService(db: Database, sessions?: Pick<SessionServi
       if (/^\d{1,12}$/.test(who) && !who.startsWith('0') && who.length < 8)
         return accountsRepo.byId(db.q, Number(who));
       if (who.includes('@')) return accountsRepo.byAddress(db.q, brand, { email: who.trim().toLowerCase() });
-      const id = await accountsRepo.idByFullPhone(db.q, brand, who.replace(/\D/g, ''));
+      const normal = normalizeFullPhone(who);
+      const id = await accountsRepo.idByFullPhone(db.q, brand, normal ? `${normal.telCode}${normal.phone}` : who.replace(/\D/g, ''));
       return id === null ? null : accountsRepo.byId(db.q, id);
     },
 

@@ -42,7 +42,7 @@ export const retention: Record<Purge, { keepMs: number; why: string }> = {
     keepMs: HOUR,
     why: 'a captcha is answered within minutes; an hour past its expiry it is useless',
   },
-  'purge.rateEvents': { keepMs: DAY, why: 'the longest limit window is an hour (code sends)' },
+  'purge.rateEvents': { keepMs: DAY, why: 'the longest limit window is a day (wrong sign-in codes)' },
   'purge.sessions': {
     keepMs: 7 * DAY,
     why: 'every session expires 30 days after issue; a week past it, a refresh chain a socket may follow is long over',

@@ -1,5 +1,4 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
-import { constants, type Brand, type Lang } from '@numa/contract';
+import { constants, normalizePhone, type Brand, type Lang } from '@numa/contract';
 import en from '@numa/contract/locales/en.json' with { type: 'json' };
 import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import type { Database, Tx } from '../db';
@@ -21,17 +20,21 @@ const fill = (s: string, vars: Record<string, string>) => s.replace(/\{\{(\w+)\}
 export const addressKey = (a: SignInAddress): string => ('email' in a ? a.email : `${a.telCode}${a.phone}`);
 export const channelOf = (a: SignInAddress): CodeChannel => ('email' in a ? 'email' : 'sms');
 
-/** Turns parsed input into an address, refusing phone numbers that cannot exist. */
+/**
+ * Turns parsed input into an address, refusing phone numbers that cannot exist (100007). A phone comes
+ * out as libphonenumber's split of its E.164 number (contract phone.ts), however it was typed:
+ * `+12 125550299` and `+1 2125550299` are the same address, so the same account (issue 9, hole 3).
+ */
 export function toAddress(input: { email?: string | undefined; telCode?: string | undefined; phone?: string | undefined }): SignInAddress {
   if (input.email !== undefined) return { email: input.email };
-  const telCode = input.telCode!;
-  const phone = input.phone!.replace(/^0+/, '');
-  if (!isValidPhoneNumber(`+${telCode}${phone}`)) throw new ApiError(100007, null, 'phone number is not valid for its country code');
-  return { telCode, phone };
+  const normal = normalizePhone(input.telCode ?? '', input.phone ?? '');
+  if (!normal) throw new ApiError(100007, null, 'phone number is not valid for its country code');
+  return { telCode: normal.telCode, phone: normal.phone };
 }
 
 const hashCode = (address: string, code: string) => sha256(`${address}:${code}`);
 const HOUR = 3600_000;
+const DAY = 24 * HOUR;
 
 export interface SigninDeps {
   db: Database;
@@ -54,6 +57,11 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
     addrKey: `code:${p.brand.id}:${p.purpose}:${addressKey(p.address)}`,
     ipKey: `code-ip:${p.ip}`,
   });
+  /** Wrong codes of an address, both purposes (the dev route's `code:%:<address>` lifts it too). */
+  const wrongKeyOf = (brand: Brand, address: SignInAddress) => `code:${brand.id}:wrong:${addressKey(address)}`;
+  /** Whether the address has used up its wrong codes of the last 24 hours (issue 9, hole 4). */
+  const wrongCapReached = async (q: Database['q'], brand: Brand, address: SignInAddress) =>
+    (await rateEventsRepo.stats(q, wrongKeyOf(brand, address), DAY)).count >= constants.codeWrongTriesPerAddressPerDay;
 
   /**
    * Refuses a send that must wait: 100015 with `resendAfter` seconds (the 60 s resend wait, or the
@@ -61,6 +69,8 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
    * than after a solved captcha (issue 13, defect 4).
    */
   const assertMaySend = async (p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; ip: string }) => {
+    // no code is sent to an address that may not try one today
+    if (await wrongCapReached(db.q, p.brand, p.address)) throw new ApiError(100030, null, 'daily wrong-code cap reached');
     const { addrKey, ipKey } = keysOf(p);
     const [byAddr, byIp] = await Promise.all([rateEventsRepo.stats(db.q, addrKey, HOUR), rateEventsRepo.stats(db.q, ipKey, HOUR)]);
     const resendMs = constants.resendCountdownS * 1000;
@@ -123,21 +133,27 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
 
     /**
      * Checks a code. Wrong: 100004 (the try is counted); expired, used, unknown or 5 wrong tries:
-     * 100006. Right: the code is spent and `onValid` runs in the same transaction.
+     * 100006. Right: the code is spent and `onValid` runs in the same transaction. An address with
+     * `codeWrongTriesPerAddressPerDay` wrong codes in the last 24 hours gets 100030 (the wrong try
+     * that reaches the cap too) and no code of it is checked, right or wrong, until the window passes.
+     * Checks of one address queue on its newest code's row lock, so concurrent guesses cannot overshoot.
      */
     async check<T>(
       p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; code: string },
       onValid: (tx: Tx, row: { accountId: number | null }) => Promise<T>,
     ): Promise<T> {
       const key = addressKey(p.address);
-      type Outcome = { ok: true; value: T } | { ok: false; error: 100004 | 100006 };
+      type Outcome = { ok: true; value: T } | { ok: false; error: 100004 | 100006 | 100030 };
       const outcome = await db.tx(async (q): Promise<Outcome> => {
         const row = await signinCodesRepo.latestForUpdate(q, p.brand.id, p.purpose, key);
+        if (await wrongCapReached(q, p.brand, p.address)) return { ok: false, error: 100030 };
         if (!row || row.consumedAt || row.expiresAt.getTime() < Date.now() || row.wrongTries >= constants.codeMaxWrongTries) {
           return { ok: false, error: 100006 };
         }
         if (!safeEqualHex(row.codeHash, hashCode(key, p.code))) {
           const tries = await signinCodesRepo.addWrongTry(q, row.id);
+          await rateEventsRepo.record(q, wrongKeyOf(p.brand, p.address));
+          if (await wrongCapReached(q, p.brand, p.address)) return { ok: false, error: 100030 };
           return { ok: false, error: tries >= constants.codeMaxWrongTries ? 100006 : 100004 };
         }
         if (!(await signinCodesRepo.consume(q, row.id))) return { ok: false, error: 100006 };

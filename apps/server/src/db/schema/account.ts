@@ -64,5 +64,7 @@ export interface AccountAreaTables {
     code: string;
     created_at: Generated<Date>;
     bonus_paid_at: Date | null;
+    /** The redeemer's E.164 number at the redemption (migration 014): one bonus per number and brand. */
+    redeemer_phone: string | null;
   };
 }

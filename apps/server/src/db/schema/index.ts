@@ -1,3 +1,4 @@
+import type { AbuseTables } from './abuse';
 import type { AccountAreaTables } from './account';
 import type { AccountsTables } from './accounts';
 import type { CatalogueTables } from './catalogue';
@@ -16,6 +17,7 @@ import type { SigninTables } from './signin';
  */
 export interface DB
   extends
+    AbuseTables,
     AccountAreaTables,
     AccountsTables,
     CatalogueTables,

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Button, FieldError, Form, Input, Label, Link, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
 import { Trans, useTranslation } from 'react-i18next';
-import { isValidPhoneNumber } from 'libphonenumber-js';
-import { constants, endpoints, type Lang } from '@numa/contract';
+import { constants, endpoints, normalizePhone, type Lang } from '@numa/contract';
 import { CodeInput } from '../../components/CodeInput';
 import { CountryCodePicker } from '../../components/CountryCodePicker';
 import { Spinner } from '../../components/Spinner';
@@ -66,11 +65,13 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
       if (!EMAIL.test(v)) return setAddressError(t('login.emailInvalid')), null;
       return { email: v };
     }
-    const digits = phone.replace(/[\s()-]/g, '').replace(/^0+/, '');
+    const digits = phone.replace(/[\s()-]/g, '');
     if (!telCode) return setAddressError(t('login.countryCodeRequired')), null;
     if (!digits) return setAddressError(t('login.phoneRequired')), null;
-    if (!/^\d+$/.test(digits) || !isValidPhoneNumber(`+${telCode}${digits}`)) return setAddressError(t('login.phoneInvalid')), null;
-    return { telCode, phone: digits };
+    // the server's own reading (contract phone.ts): the same metadata, the same E.164 split
+    const normal = normalizePhone(telCode, digits);
+    if (!normal) return setAddressError(t('login.phoneInvalid')), null;
+    return { telCode: normal.telCode, phone: normal.phone };
   };
 
   /** A refusal of a send: the resend wait counts down where the user looks; anything else is said. */

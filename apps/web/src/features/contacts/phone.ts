@@ -1,5 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { constants } from '@numa/contract';
+import { constants, parsePhone } from '@numa/contract';
 
 /* Phone helpers of the address book, without the pinyin dictionary (the profile and chats use them). */
 
@@ -25,7 +24,7 @@ export function formatPhone(phone: string, telCode: string): string {
   const key = `${telCode}|${phone}`;
   const hit = formatCache.get(key);
   if (hit) return hit;
-  const parsed = parsePhoneNumberFromString(`+${phone}`);
+  const parsed = parsePhone(phone);
   const text =
     parsed && parsed.countryCallingCode === telCode && parsed.isPossible()
       ? parsed.formatInternational()

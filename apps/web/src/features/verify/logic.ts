@@ -1,4 +1,4 @@
-import { isValidPhoneNumber } from 'libphonenumber-js';
+import { normalizePhone } from '@numa/contract';
 
 /** i18n keys under `verify.errors`. */
 export type AddressError =
@@ -24,11 +24,12 @@ export function checkPhone(telCodeRaw: string, phoneRaw: string): CheckedPhone {
   const telcode = telCodeRaw.trim().replace(/^\+/, '');
   if (!telcode) return { ok: false, field: 'telCode', error: 'telCodeRequired' };
   if (!/^\d{1,4}$/.test(telcode)) return { ok: false, field: 'telCode', error: 'telCodeInvalid' };
-  const phone = phoneRaw.replace(/[\s().-]/g, '').replace(/^0+/, '');
-  if (!phone) return { ok: false, field: 'phone', error: 'phoneRequired' };
-  if (!/^\d{4,15}$/.test(phone) || !isValidPhoneNumber(`+${telcode}${phone}`))
-    return { ok: false, field: 'phone', error: 'phoneInvalid' };
-  return { ok: true, telcode, phone };
+  const phone = phoneRaw.replace(/[\s().-]/g, '');
+  if (!phone.replace(/^0+/, '')) return { ok: false, field: 'phone', error: 'phoneRequired' };
+  // the server's own reading (contract phone.ts): the same metadata, the same E.164 split
+  const normal = /^\d{4,16}$/.test(phone) ? normalizePhone(telcode, phone) : null;
+  if (!normal) return { ok: false, field: 'phone', error: 'phoneInvalid' };
+  return { ok: true, telcode: normal.telCode, phone: normal.phone };
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,24}$/;

@@ -1,5 +1,5 @@
 import { constants } from '@numa/contract';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { parsePhone } from '@numa/contract';
 
 /** The person a chat is with (spec 000 §3 Chosen person). `phone` is the full number, digits only. */
 export interface ChosenPerson {
@@ -32,7 +32,7 @@ export function nationalPart(raw: string, toTelCode: string, ownTelCode: string)
 /** A full number (digits) is a real number of its country (libphonenumber). */
 export function isValidFullNumber(full: string): boolean {
   if (!/^\d{5,16}$/.test(full)) return false;
-  return parsePhoneNumberFromString(`+${full}`)?.isValid() ?? false;
+  return parsePhone(full)?.isValid() ?? false;
 }
 
 /**
@@ -45,7 +45,7 @@ export function internationalEntry(
   const t = raw.trim().replace(/[\s\-().]/g, '');
   const m = /^(?:\+|00)(\d{5,16})$/.exec(t);
   if (!m) return null;
-  const parsed = parsePhoneNumberFromString(`+${m[1]}`);
+  const parsed = parsePhone(m[1] ?? "");
   if (!parsed) return null;
   return {
     telCode: parsed.countryCallingCode,
@@ -78,14 +78,14 @@ export function chooseFromEntry(raw: string, toTelCode: string, ownTelCode: stri
 /** "+1 415 555 0100" for a full number; a sender id or short code (up to 8 digits) as it is. */
 export function formatFullNumber(full: string): string {
   if (!/^\d{5,16}$/.test(full)) return full;
-  const parsed = parsePhoneNumberFromString(`+${full}`);
+  const parsed = parsePhone(full);
   if (parsed?.isValid()) return parsed.formatInternational();
   return full.length <= 8 ? full : `+${full}`;
 }
 
 /** The region (ISO code) of a full number, for the country-code picker; null when unknown. */
 export function regionOf(full: string): string | null {
-  return parsePhoneNumberFromString(`+${full}`)?.country ?? null;
+  return parsePhone(full)?.country ?? null;
 }
 
 /**
@@ -94,7 +94,7 @@ export function regionOf(full: string): string | null {
  */
 export function splitFullNumber(full: string): { telCode: string; national: string } {
   if (!/^\d{5,16}$/.test(full)) return { telCode: '', national: full };
-  const parsed = parsePhoneNumberFromString(`+${full}`);
+  const parsed = parsePhone(full);
   if (!parsed?.isValid()) return { telCode: '', national: full };
   return { telCode: parsed.countryCallingCode, national: parsed.nationalNumber };
 }
