@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
+import compress from '@fastify/compress';
 import { constants } from '@numa/contract';
 import { Redis } from 'ioredis';
 import { openDatabase, type Database } from './db';
@@ -102,7 +104,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const mail: MailPort =
     opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
   const carrier: CarrierPort = opts.carrier ?? createCarrier(env, app.log);
-  if (!dev && mail.name === 'simulator') app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
+  if (!dev && mail.name === 'simulator')
+    app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
   if (dev && !isLoopbackHost(env.HOST)) {
     app.log.warn(
       { host: env.HOST, nodeEnv: env.NODE_ENV },
@@ -113,12 +116,28 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const clock = opts.clock ?? systemClock;
   // an embedded database is this process's alone: any job lease in it at start is a dead process's
-  const jobs = createJobs({ db, clock, log: app.log, options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs } });
-  const media = createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
+  const jobs = createJobs({
+    db,
+    clock,
+    log: app.log,
+    options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs },
+  });
+  const media = createMediaService(
+    db,
+    opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')),
+  );
   const pricing = createPricing(db);
   const realtime = new RealtimeHub();
   const sessions = createSessionService(db);
-  const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
+  const signin = createSigninService({
+    db,
+    mail,
+    carrier,
+    dev,
+    log: app.log,
+    ipLimitFactor: env.IP_RATE_LIMIT_FACTOR,
+    sessions,
+  });
   const stt = opts.stt ?? new NoSpeechToText();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const deps: Deps = {
@@ -136,7 +155,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     captcha: createCaptchaService(db, pow),
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
-    chats: createChatService({ db, jobs, carrier, media, realtime, pricing, stt, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
+    chats: createChatService({
+      db,
+      jobs,
+      carrier,
+      media,
+      realtime,
+      pricing,
+      stt,
+      log: app.log,
+      ...(opts.chats ? { options: opts.chats } : {}),
+    }),
     contacts: createContactService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),
@@ -158,7 +187,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // dev start on a new database: the demo accounts (npm run seed:demo does the same on demand)
   if (env.NODE_ENV === 'development') {
     const seeded = await deps.demo.seedIfNew();
-    if (seeded) app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
+    if (seeded)
+      app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
   }
 
   // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
@@ -172,8 +202,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(contextPlugin);
   await app.register(errorsPlugin);
   await app.register(headersPlugin);
+  // answers above 1 KiB of a compressible type (JSON, the page) go out brotli- or gzip-encoded as the
+  // client accepts; the built assets have their compressed files beside them (plugins/web.ts), so
+  // only dynamic answers are compressed here, at a brotli quality cheap enough for every request
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 })
+    : null;
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'numa-rl:', skipOnError: true } : {}),
@@ -182,7 +223,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // multipart bodies (identity images): routes read them with req.parts() and their own tighter limits
   await app.register(multipart, {
-    limits: { fileSize: constants.identityImage.maxBytes, files: 4, fields: 10, fieldSize: 4096, parts: 14, headerPairs: 50 },
+    limits: {
+      fileSize: constants.identityImage.maxBytes,
+      files: 4,
+      fields: 10,
+      fieldSize: 4096,
+      parts: 14,
+      headerPairs: 50,
+    },
   });
 
   await app.register(healthRoutes);

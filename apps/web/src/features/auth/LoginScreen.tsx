@@ -1,10 +1,21 @@
-import { useState } from 'react';
-import { Button, FieldError, Form, Input, Label, Link, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
+import { Suspense, useState } from 'react';
+import {
+  Button,
+  FieldError,
+  Form,
+  Input,
+  Label,
+  Link,
+  Tab,
+  TabList,
+  TabPanel,
+  Tabs,
+  TextField,
+} from 'react-aria-components';
 import { Trans, useTranslation } from 'react-i18next';
-import { isValidPhoneNumber } from 'libphonenumber-js';
 import { constants, endpoints, type Lang } from '@numa/contract';
 import { CodeInput } from '../../components/CodeInput';
-import { CountryCodePicker } from '../../components/CountryCodePicker';
+import { lazyNamed } from '../../components/lazy';
 import { Spinner } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
@@ -13,10 +24,17 @@ import { useUi } from '../../stores/ui';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
 import { firstTab } from '../../app/visibility';
 import { AppDownloadButton } from '../front/AppDownload';
-import { CaptchaModal } from './CaptchaModal';
 import { useCountdown } from './useCountdown';
 
 type Method = 'email' | 'phone';
+
+// The phone tab's country picker and number rules (libphonenumber-js metadata) are chunks of their
+// own, fetched when the phone tab is chosen: the login screen opens on e-mail.
+const CountryCodePicker = lazyNamed(() => import('../../components/CountryCodePicker'), 'CountryCodePicker');
+const phoneRules = () => import('libphonenumber-js');
+const QueryScope = lazyNamed(() => import('../../app/QueryScope'), 'QueryScope');
+// the captcha (and its proof-of-work solver) once a code is asked for
+const CaptchaModal = lazyNamed(() => import('./CaptchaModal'), 'CaptchaModal');
 type Address = { email: string } | { telCode: string; phone: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,24}$/;
@@ -59,17 +77,18 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
   const waitLeft = useCountdown(waitUntil);
   const [asking, setAsking] = useState(false);
 
-  const currentAddress = (): Address | null => {
+  const currentAddress = async (): Promise<Address | null> => {
     if (method === 'email') {
       const v = email.trim();
-      if (!v) return setAddressError(t('login.emailRequired')), null;
-      if (!EMAIL.test(v)) return setAddressError(t('login.emailInvalid')), null;
+      if (!v) return (setAddressError(t('login.emailRequired')), null);
+      if (!EMAIL.test(v)) return (setAddressError(t('login.emailInvalid')), null);
       return { email: v };
     }
     const digits = phone.replace(/[\s()-]/g, '').replace(/^0+/, '');
-    if (!telCode) return setAddressError(t('login.countryCodeRequired')), null;
-    if (!digits) return setAddressError(t('login.phoneRequired')), null;
-    if (!/^\d+$/.test(digits) || !isValidPhoneNumber(`+${telCode}${digits}`)) return setAddressError(t('login.phoneInvalid')), null;
+    if (!telCode) return (setAddressError(t('login.countryCodeRequired')), null);
+    if (!digits) return (setAddressError(t('login.phoneRequired')), null);
+    if (!/^\d+$/.test(digits) || !(await phoneRules()).isValidPhoneNumber(`+${telCode}${digits}`))
+      return (setAddressError(t('login.phoneInvalid')), null);
     return { telCode, phone: digits };
   };
 
@@ -98,8 +117,9 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
    */
   const askForCode = async () => {
     setAddressError(null);
-    const address = step === 'code' && sentTo ? sentTo : currentAddress();
-    if (!address || asking) return;
+    if (asking) return;
+    const address = step === 'code' && sentTo ? sentTo : await currentAddress();
+    if (!address) return;
     setSentTo(address);
     setAsking(true);
     try {
@@ -116,7 +136,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
   const sendCode = async (captchaId: string, inputCaptcha: string, pow: string | undefined) => {
     if (!sentTo) return;
     try {
-      const res = await call(endpoints.preLogin, { ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) }, { silent: true });
+      const res = await call(
+        endpoints.preLogin,
+        { ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) },
+        { silent: true },
+      );
       setCaptchaOpen(false);
       setCodeLength(res.codeLength);
       setCode('');
@@ -131,10 +155,12 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     }
   };
 
-  const typed = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setWaitUntil(null); // the wait was another address's
-  };
+  const typed =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setWaitUntil(null); // the wait was another address's
+    };
 
   const logIn = async (value: string) => {
     if (!sentTo || value.length !== codeLength || signingIn) return;
@@ -155,7 +181,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     }
   };
 
-  const shownAddress = sentTo ? ('email' in sentTo ? sentTo.email : `+${sentTo.telCode} ${sentTo.phone}`) : '';
+  const shownAddress = sentTo
+    ? 'email' in sentTo
+      ? sentTo.email
+      : `+${sentTo.telCode} ${sentTo.phone}`
+    : '';
 
   return (
     <div className="login-page">
@@ -177,6 +207,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
               selectedKey={method}
               onSelectionChange={(k) => {
                 setMethod(k as Method);
+                if (k === 'phone') void phoneRules();
                 setAddressError(null);
                 setWaitUntil(null);
               }}
@@ -197,21 +228,43 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                 }}
               >
                 <TabPanel id="email" className="tab-panel">
-                  <TextField className="field" type="email" value={email} onChange={typed(setEmail)} isInvalid={!!addressError} autoFocus>
+                  <TextField
+                    className="field"
+                    type="email"
+                    value={email}
+                    onChange={typed(setEmail)}
+                    isInvalid={!!addressError}
+                    autoFocus
+                  >
                     <Label className="field-label">{t('login.email')}</Label>
                     <Input className="input" placeholder={t('login.emailPlaceholder')} autoComplete="email" />
                     <FieldError className="field-error">{addressError}</FieldError>
                   </TextField>
                 </TabPanel>
                 <TabPanel id="phone" className="tab-panel phone-row">
-                  <CountryCodePicker
-                    label={t('login.countryCode')}
-                    region={region}
-                    onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
-                  />
-                  <TextField className="field grow" type="tel" value={phone} onChange={typed(setPhone)} isInvalid={!!addressError}>
+                  <Suspense fallback={<Spinner label={t('app.loading')} />}>
+                    <QueryScope>
+                      <CountryCodePicker
+                        label={t('login.countryCode')}
+                        region={region}
+                        onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
+                      />
+                    </QueryScope>
+                  </Suspense>
+                  <TextField
+                    className="field grow"
+                    type="tel"
+                    value={phone}
+                    onChange={typed(setPhone)}
+                    isInvalid={!!addressError}
+                  >
                     <Label className="field-label">{t('login.phone')}</Label>
-                    <Input className="input" placeholder={t('login.phonePlaceholder')} autoComplete="tel-national" inputMode="tel" />
+                    <Input
+                      className="input"
+                      placeholder={t('login.phonePlaceholder')}
+                      autoComplete="tel-national"
+                      inputMode="tel"
+                    />
                     <FieldError className="field-error">{addressError}</FieldError>
                   </TextField>
                 </TabPanel>
@@ -263,7 +316,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
             <p id="code-error" className="field-error" role="alert">
               {codeError}
             </p>
-            <Button type="submit" className="button primary block" isDisabled={signingIn || code.length !== codeLength}>
+            <Button
+              type="submit"
+              className="button primary block"
+              isDisabled={signingIn || code.length !== codeLength}
+            >
               {signingIn ? (
                 <>
                   <Spinner size={16} /> {t('login.signingIn')}
@@ -301,7 +358,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
         )}
         <AppDownloadButton />
       </footer>
-      <CaptchaModal isOpen={captchaOpen} onClose={() => setCaptchaOpen(false)} onSubmit={sendCode} />
+      {captchaOpen && (
+        <Suspense fallback={null}>
+          <CaptchaModal isOpen onClose={() => setCaptchaOpen(false)} onSubmit={sendCode} />
+        </Suspense>
+      )}
     </div>
   );
 }
