@@ -13,13 +13,13 @@ describe('starting language (spec 000 §1)', () => {
     expect(initialLang('?country=us', 'fr-FR')).toBe('en');
   });
 
-  it('keeps the switch choice over the other rules', () => {
-    setLang('zh');
+  it('keeps the switch choice over the other rules', async () => {
+    await setLang('zh');
     expect(localStorage.getItem(keys.lang)).toBe('zh');
     expect(initialLang('', 'en-US')).toBe('zh');
     expect(i18n.language).toBe('zh');
     expect(document.documentElement.lang).toBe('zh-CN');
-    setLang('en');
+    await setLang('en');
     expect(initialLang('?country=cn', 'zh-CN')).toBe('en');
   });
 
@@ -27,7 +27,9 @@ describe('starting language (spec 000 §1)', () => {
     const en = (await import('../locales/en.json')).default as Record<string, unknown>;
     const zh = (await import('../locales/zh.json')).default as Record<string, unknown>;
     const flat = (o: Record<string, unknown>, p = ''): string[] =>
-      Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' ? flat(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`]));
+      Object.entries(o).flatMap(([k, v]) =>
+        v && typeof v === 'object' ? flat(v as Record<string, unknown>, `${p}${k}.`) : [`${p}${k}`],
+      );
     const zhKeys = new Set(flat(zh));
     expect(flat(en).filter((k) => !zhKeys.has(k))).toEqual([]);
   });
