@@ -1,17 +1,5 @@
-import { Suspense, useState } from 'react';
-import {
-  Button,
-  FieldError,
-  Form,
-  Input,
-  Label,
-  Link,
-  Tab,
-  TabList,
-  TabPanel,
-  Tabs,
-  TextField,
-} from 'react-aria-components';
+import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { Button, FieldError, Form, Input, Label, Link, TextField } from 'react-aria-components';
 import { Trans, useTranslation } from 'react-i18next';
 import { constants, endpoints, type Lang } from '@numa/contract';
 import { CodeInput } from '../../components/CodeInput';
@@ -46,6 +34,66 @@ function defaultRegion(): { region: string; telCode: string } {
   if (/-CA$/i.test(lang)) return { region: 'CA', telCode: '1' };
   if (/-AU$/i.test(lang)) return { region: 'AU', telCode: '61' };
   return { region: 'US', telCode: '1' };
+}
+
+const methods: Method[] = ['email', 'phone'];
+
+/**
+ * E-mail or phone: a two-tab tablist written out (WAI-ARIA tabs, automatic activation: arrows, Home
+ * and End move and select). react-aria's Tabs would bring its collection machinery, about 12 KiB
+ * compressed, into the login screen's first load (docs/decisions.md).
+ */
+function MethodTabs({
+  label,
+  method,
+  onChange,
+}: {
+  label: string;
+  method: Method;
+  onChange: (m: Method) => void;
+}) {
+  const { t } = useTranslation();
+  const refs = useRef<Partial<Record<Method, HTMLButtonElement | null>>>({});
+  const onKeyDown = (e: KeyboardEvent) => {
+    const i = methods.indexOf(method);
+    const next =
+      e.key === 'ArrowRight' || e.key === 'ArrowDown'
+        ? methods[(i + 1) % methods.length]
+        : e.key === 'ArrowLeft' || e.key === 'ArrowUp'
+          ? methods[(i + methods.length - 1) % methods.length]
+          : e.key === 'Home'
+            ? methods[0]
+            : e.key === 'End'
+              ? methods[methods.length - 1]
+              : undefined;
+    if (!next) return;
+    e.preventDefault();
+    onChange(next);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div role="tablist" aria-label={label} className="segmented" onKeyDown={onKeyDown}>
+      {methods.map((m) => (
+        <button
+          key={m}
+          ref={(el) => {
+            refs.current[m] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`login-tab-${m}`}
+          aria-controls={`login-panel-${m}`}
+          aria-selected={method === m}
+          tabIndex={method === m ? 0 : -1}
+          data-selected={method === m || undefined}
+          className="segment"
+          onClick={() => onChange(m)}
+        >
+          {t(m === 'email' ? 'login.byEmail' : 'login.byPhone')}
+        </button>
+      ))}
+    </div>
+  );
 }
 
 /** Sign in with an e-mail address or a phone number and a code (spec 000 §2 Login). */
@@ -203,23 +251,17 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
         {step === 'address' ? (
           <>
             <p className="muted">{t('login.subtitle')}</p>
-            <Tabs
-              selectedKey={method}
-              onSelectionChange={(k) => {
-                setMethod(k as Method);
-                if (k === 'phone') void phoneRules();
-                setAddressError(null);
-                setWaitUntil(null);
-              }}
-            >
-              <TabList aria-label={t('login.method')} className="segmented">
-                <Tab id="email" className="segment">
-                  {t('login.byEmail')}
-                </Tab>
-                <Tab id="phone" className="segment">
-                  {t('login.byPhone')}
-                </Tab>
-              </TabList>
+            <>
+              <MethodTabs
+                label={t('login.method')}
+                method={method}
+                onChange={(k) => {
+                  setMethod(k);
+                  if (k === 'phone') void phoneRules();
+                  setAddressError(null);
+                  setWaitUntil(null);
+                }}
+              />
               <Form
                 validationBehavior="aria"
                 onSubmit={(e) => {
@@ -227,47 +269,65 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                   void askForCode();
                 }}
               >
-                <TabPanel id="email" className="tab-panel">
-                  <TextField
-                    className="field"
-                    type="email"
-                    value={email}
-                    onChange={typed(setEmail)}
-                    isInvalid={!!addressError}
-                    autoFocus
+                {method === 'email' && (
+                  <div
+                    role="tabpanel"
+                    id="login-panel-email"
+                    aria-labelledby="login-tab-email"
+                    className="tab-panel"
                   >
-                    <Label className="field-label">{t('login.email')}</Label>
-                    <Input className="input" placeholder={t('login.emailPlaceholder')} autoComplete="email" />
-                    <FieldError className="field-error">{addressError}</FieldError>
-                  </TextField>
-                </TabPanel>
-                <TabPanel id="phone" className="tab-panel phone-row">
-                  <Suspense fallback={<Spinner label={t('app.loading')} />}>
-                    <QueryScope>
-                      <CountryCodePicker
-                        label={t('login.countryCode')}
-                        region={region}
-                        onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
+                    <TextField
+                      className="field"
+                      type="email"
+                      value={email}
+                      onChange={typed(setEmail)}
+                      isInvalid={!!addressError}
+                      autoFocus
+                    >
+                      <Label className="field-label">{t('login.email')}</Label>
+                      <Input
+                        className="input"
+                        placeholder={t('login.emailPlaceholder')}
+                        autoComplete="email"
                       />
-                    </QueryScope>
-                  </Suspense>
-                  <TextField
-                    className="field grow"
-                    type="tel"
-                    value={phone}
-                    onChange={typed(setPhone)}
-                    isInvalid={!!addressError}
+                      <FieldError className="field-error">{addressError}</FieldError>
+                    </TextField>
+                  </div>
+                )}
+                {method === 'phone' && (
+                  <div
+                    role="tabpanel"
+                    id="login-panel-phone"
+                    aria-labelledby="login-tab-phone"
+                    className="tab-panel phone-row"
                   >
-                    <Label className="field-label">{t('login.phone')}</Label>
-                    <Input
-                      className="input"
-                      placeholder={t('login.phonePlaceholder')}
-                      autoComplete="tel-national"
-                      inputMode="tel"
-                    />
-                    <FieldError className="field-error">{addressError}</FieldError>
-                  </TextField>
-                </TabPanel>
+                    <Suspense fallback={<Spinner label={t('app.loading')} />}>
+                      <QueryScope>
+                        <CountryCodePicker
+                          label={t('login.countryCode')}
+                          region={region}
+                          onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
+                        />
+                      </QueryScope>
+                    </Suspense>
+                    <TextField
+                      className="field grow"
+                      type="tel"
+                      value={phone}
+                      onChange={typed(setPhone)}
+                      isInvalid={!!addressError}
+                    >
+                      <Label className="field-label">{t('login.phone')}</Label>
+                      <Input
+                        className="input"
+                        placeholder={t('login.phonePlaceholder')}
+                        autoComplete="tel-national"
+                        inputMode="tel"
+                      />
+                      <FieldError className="field-error">{addressError}</FieldError>
+                    </TextField>
+                  </div>
+                )}
                 <Button type="submit" className="button primary block" isDisabled={waitLeft > 0 || asking}>
                   {asking ? <Spinner size={16} /> : null} {t('login.getCode')}
                 </Button>
@@ -275,7 +335,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                   {waitLeft > 0 ? t('login.waitSeconds', { s: waitLeft }) : null}
                 </p>
               </Form>
-            </Tabs>
+            </>
           </>
         ) : (
           <Form
