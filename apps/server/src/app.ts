@@ -104,8 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const mail: MailPort =
     opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
   const carrier: CarrierPort = opts.carrier ?? createCarrier(env, app.log);
-  if (!dev && mail.name === 'simulator')
-    app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
+  if (!dev && mail.name === 'simulator') app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
   if (dev && !isLoopbackHost(env.HOST)) {
     app.log.warn(
       { host: env.HOST, nodeEnv: env.NODE_ENV },
@@ -116,28 +115,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const clock = opts.clock ?? systemClock;
   // an embedded database is this process's alone: any job lease in it at start is a dead process's
-  const jobs = createJobs({
-    db,
-    clock,
-    log: app.log,
-    options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs },
-  });
-  const media = createMediaService(
-    db,
-    opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')),
-  );
+  const jobs = createJobs({ db, clock, log: app.log, options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs } });
+  const media = createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
   const pricing = createPricing(db);
   const realtime = new RealtimeHub();
   const sessions = createSessionService(db);
-  const signin = createSigninService({
-    db,
-    mail,
-    carrier,
-    dev,
-    log: app.log,
-    ipLimitFactor: env.IP_RATE_LIMIT_FACTOR,
-    sessions,
-  });
+  const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
   const stt = opts.stt ?? new NoSpeechToText();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const deps: Deps = {
@@ -155,17 +138,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     captcha: createCaptchaService(db, pow),
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
-    chats: createChatService({
-      db,
-      jobs,
-      carrier,
-      media,
-      realtime,
-      pricing,
-      stt,
-      log: app.log,
-      ...(opts.chats ? { options: opts.chats } : {}),
-    }),
+    chats: createChatService({ db, jobs, carrier, media, realtime, pricing, stt, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
     contacts: createContactService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),
@@ -187,8 +160,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // dev start on a new database: the demo accounts (npm run seed:demo does the same on demand)
   if (env.NODE_ENV === 'development') {
     const seeded = await deps.demo.seedIfNew();
-    if (seeded)
-      app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
+    if (seeded) app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
   }
 
   // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
@@ -212,9 +184,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
-  const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 })
-    : null;
+  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
   await app.register(rateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'numa-rl:', skipOnError: true } : {}),
@@ -223,14 +193,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // multipart bodies (identity images): routes read them with req.parts() and their own tighter limits
   await app.register(multipart, {
-    limits: {
-      fileSize: constants.identityImage.maxBytes,
-      files: 4,
-      fields: 10,
-      fieldSize: 4096,
-      parts: 14,
-      headerPairs: 50,
-    },
+    limits: { fileSize: constants.identityImage.maxBytes, files: 4, fields: 10, fieldSize: 4096, parts: 14, headerPairs: 50 },
   });
 
   await app.register(healthRoutes);
