@@ -1,5 +1,6 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nProvider } from 'react-aria-components';
 import { endpoints } from '@numa/contract';
 import { GlobalDialogs } from '../components/GlobalDialogs';
 import { call } from '../lib/api';
@@ -84,10 +85,21 @@ function Root() {
   );
 }
 
+/**
+ * react-aria's own words (screen-reader texts such as "Dismiss", "245 options available.", and
+ * number/date formats) follow the app's language, not the browser's (issue 13 §3.11).
+ */
+export function AriaLocale({ children }: { children: ReactNode }) {
+  const { i18n: instance } = useTranslation();
+  return <I18nProvider locale={instance.language === 'zh' ? 'zh-CN' : 'en-US'}>{children}</I18nProvider>;
+}
+
 export function App() {
   return (
     <I18nextProvider i18n={i18n}>
-      <Root />
+      <AriaLocale>
+        <Root />
+      </AriaLocale>
     </I18nextProvider>
   );
 }
