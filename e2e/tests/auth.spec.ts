@@ -31,8 +31,20 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
   await expect(page.getByText(email).first()).toBeVisible();
   await expect(page.getByTestId('balance')).toHaveText('0.0000 Coins');
 
+  // the language button's name begins with what it shows (WCAG 2.5.3, issue 13 §3.17)
+  await expect(nav.getByRole('button', { name: /^中文 – Switch to Chinese$/ })).toHaveText('中文');
+  // a short window: Log out stays on the dark rail, which scrolls (issue 13 §3.16)
+  await page.setViewportSize({ width: 1280, height: 480 });
+  const railBox = (await nav.boundingBox())!;
+  await nav.getByRole('button', { name: 'Log out' }).scrollIntoViewIfNeeded();
+  const logoutBox = (await nav.getByRole('button', { name: 'Log out' }).boundingBox())!;
+  expect(logoutBox.y + logoutBox.height).toBeLessThanOrEqual(railBox.y + railBox.height);
+  expect(railBox.height).toBeLessThanOrEqual(480);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   await nav.getByRole('button', { name: 'Switch to Chinese' }).click();
   await expect(nav.getByRole('button', { name: '账户' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: /^EN – 切换到英文$/ })).toHaveText('EN');
   await expect(page.getByRole('heading', { name: '个人资料' })).toBeVisible();
   await expect(page.getByTestId('balance')).toHaveText('0.0000 金币');
 

@@ -167,7 +167,10 @@ import AxeBuilder from '@axe-core/playwright';
  * it on every screen and dialog a test visits (issue 13 §3.14).
  */
 export async function expectAccessible(page: Page, what = page.url()) {
-  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    // legacy mode runs in the page itself: works for pages opened with browser.newPage() too
+    .setLegacyMode(true)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

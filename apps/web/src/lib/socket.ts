@@ -48,9 +48,11 @@ export function endSessionFromSocket(retcode: number, retmsg: string) {
   if (!isSessionCode(retcode)) return;
   const session = useSession.getState();
   if (!session.token) return;
-  if (sessionCodes[retcode] === 'markKicked') session.markKicked();
+  const kick = sessionCodes[retcode] === 'markKicked';
+  if (kick) session.markKicked();
   else session.logout(retcode);
-  useUi.getState().showAlert(retmsg || contractRetmsg(retcode, currentLang()));
+  // a kept token refused at once: signed out quietly (stores/session.ts `confirmed`)
+  if (session.confirmed || kick) useUi.getState().showAlert(retmsg || contractRetmsg(retcode, currentLang()));
 }
 
 export interface OpenOptions {
