@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
+import { expectAccessible, forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
 
 /*
  * Chats end to end: the two demo accounts (seeded at the dev start: demo1 +1 415 555 0101,
@@ -218,6 +218,19 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await a.page.screenshot({ path: testInfo.outputPath('a-offline-en.png') });
   await a.context.setOffline(false);
   await expect(a.page.getByRole('status').filter({ hasText: "You're offline" })).toHaveCount(0);
+
+  // a number the carrier cannot reach: the alert says the spec's words, never the carrier's internal
+  // reason (issue 13 §3.9), and the failed bubble is readable (§3.10: axe's contrast rule)
+  await a.page.getByRole('button', { name: 'New SMS' }).click();
+  await a.page.getByRole('textbox', { name: 'To' }).fill('+61 400 000 000');
+  await a.page.getByRole('textbox', { name: 'Message' }).fill('to nowhere');
+  await a.page.getByRole('button', { name: 'Send', exact: true }).click();
+  const failedAlert = a.page.getByRole('alertdialog');
+  await expect(failedAlert).toContainText('The message could not be sent.');
+  await expect(failedAlert).not.toContainText(/unreachable|6140/);
+  await failedAlert.getByRole('button', { name: 'OK' }).click();
+  await expect(bubble(a.page, 'to nowhere')).toBeVisible();
+  await expectAccessible(a.page, 'a conversation with a failed message');
 
   // delete the chat, with its confirmation; it stays gone after a reload
   await chatRow(a.page, B.number).click({ button: 'right' });

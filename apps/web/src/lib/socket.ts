@@ -99,9 +99,12 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
    */
   let wentOffline = false;
   const onOffline = () => {
-    if (closed || !socket.connected) return;
+    if (closed) return;
+    // also when the socket closed first (Chrome may close it before telling the page it is offline):
+    // the drop was ours, so the reconnect refetches at once (issue 13 §3.2)
     wentOffline = true;
-    socket.disconnect();
+    serverClosed = false;
+    if (socket.connected) socket.disconnect();
   };
   const onOnline = () => {
     if (closed) return;
@@ -148,7 +151,8 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
     window.clearTimeout(connectedTimer);
     if (closed) return;
     if (everConnected) dropped = true;
-    if (reason !== 'ping timeout' && !(reason === 'io client disconnect' && wentOffline)) serverClosed = true;
+    // the random delay is for a server that closed; a drop of our own network refetches at once
+    if (reason !== 'ping timeout' && !wentOffline && navigator.onLine !== false) serverClosed = true;
     setState('disconnected');
     // the server ended this socket without a kick: come back (socket.io does not for this reason)
     if (reason === 'io server disconnect') socket.connect();
