@@ -142,13 +142,21 @@ test('two people text and send a picture in real time: pending → sent, unread,
   // the first send opened the chat
   await expect(a.page.getByRole('heading', { name: '+1 415 555 0102' })).toBeVisible();
 
-  // then a picture (compressed to JPEG on a canvas first)
+  // then a picture (compressed to JPEG on a canvas first), in a window so low that the conversation is
+  // longer than its pane: the view follows the picture as it gets its height (issue 13 §3.1)
+  await a.page.setViewportSize({ width: 1280, height: 460 });
   const chooser = a.page.waitForEvent('filechooser');
   await a.page.getByRole('button', { name: 'Send a picture' }).click();
   await (await chooser).setFiles({ name: 'noise.png', mimeType: 'image/png', buffer: noisePng(900, 700) });
   const picture = a.page.getByTestId('message').last();
   await expect(picture.getByRole('img', { name: 'Sent' })).toBeVisible();
   await pictureLoaded(a.page, picture);
+  const pane = a.page.getByRole('log');
+  await expect
+    .poll(() => pane.evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight))
+    .toBeLessThanOrEqual(2);
+  await expect(picture.getByRole('img', { name: 'Picture' })).toBeInViewport({ ratio: 1 });
+  await a.page.setViewportSize({ width: 1280, height: 800 });
 
   // B got both live: an unread count on the chat, the rail and the page title
   const rowOnB = chatRow(b.page, A.number);

@@ -103,7 +103,7 @@ describe('the chat socket (spec 000 §4 Connection, §7)', () => {
     socket = openChatSocket({ token: 'tok-1', languagecode: 'en', url: server.url }, handlers);
     await until(() => socket!.state === 'connected');
     // the transport goes first, then the browser says it is offline (Chrome's order), then online again
-    for (const s of await server.io.fetchSockets()) s.conn.close();
+    for (const s of server.io.sockets.sockets.values()) s.conn.close();
     await until(() => states.includes('disconnected'));
     window.dispatchEvent(new Event('offline'));
     window.dispatchEvent(new Event('online'));
@@ -118,7 +118,7 @@ describe('the chat socket (spec 000 §4 Connection, §7)', () => {
     expect(reconnects).toEqual([false, false]);
 
     // and the server closing the transport while the network is up is a server close
-    for (const s of await server.io.fetchSockets()) s.conn.close();
+    for (const s of server.io.sockets.sockets.values()) s.conn.close();
     await until(() => reconnects.length === 3, 8000);
     expect(reconnects[2]).toBe(true);
   });
