@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { expectAccessible, forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
 
 /*
@@ -95,6 +95,13 @@ const bubble = (page: Page, text: string | RegExp) => page.getByTestId('message'
 const chatRow = (page: Page, number: RegExp) =>
   page.getByRole('list', { name: 'Chats' }).getByRole('button', { name: number });
 
+/** The picture's bottom edge is inside the conversation pane (nothing of it cut off below). */
+async function expectBottomShown(pane: Locator, img: Locator) {
+  const p = (await pane.boundingBox())!;
+  const i = (await img.boundingBox())!;
+  expect(i.y + i.height).toBeLessThanOrEqual(p.y + p.height + 1);
+}
+
 /** A picture is shown when the browser decoded it. */
 async function pictureLoaded(page: Page, message = page.getByTestId('message').last()) {
   const img = message.getByRole('img', { name: 'Picture' });
@@ -155,7 +162,7 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await expect
     .poll(() => pane.evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight))
     .toBeLessThanOrEqual(2);
-  await expect(picture.getByRole('img', { name: 'Picture' })).toBeInViewport({ ratio: 1 });
+  await expectBottomShown(pane, picture.getByRole('img', { name: 'Picture' }));
   await a.page.setViewportSize({ width: 1280, height: 800 });
 
   // B got both live: an unread count on the chat, the rail and the page title
@@ -218,6 +225,20 @@ test('two people text and send a picture in real time: pending → sent, unread,
       .filter({ has: a.page.getByRole('img', { name: 'Picture' }) })
       .last(),
   );
+
+  // A has the chat open at its bottom in a low window when B's picture comes in: the view follows the
+  // picture as it gets its height, nothing is cut off (issue 13 §3.1)
+  await a.page.setViewportSize({ width: 1280, height: 460 });
+  const paneA = a.page.getByRole('log');
+  await expect.poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+  const chooserB = b.page.waitForEvent('filechooser');
+  await b.page.getByRole('button', { name: 'Send a picture' }).click();
+  await (await chooserB).setFiles({ name: 'noise2.png', mimeType: 'image/png', buffer: noisePng(700, 900) });
+  const incoming = a.page.getByTestId('message').last();
+  await pictureLoaded(a.page, incoming);
+  await expect.poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+  await expectBottomShown(paneA, incoming.getByRole('img', { name: 'Picture' }));
+  await a.page.setViewportSize({ width: 1280, height: 800 });
 
   // the connection drops: the banner shows and sending waits; it comes back by itself
   await a.context.setOffline(true);
