@@ -5,6 +5,7 @@ import {
   api,
   apiSignIn,
   captchaDrawn,
+  expectAccessible,
   openSignedIn,
   request,
   typeCode,
@@ -303,15 +304,24 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   );
   await rules.getByRole('button', { name: 'OK' }).click();
 
-  // the friend has no phone: the entry is disabled and the unlock-bonus prompt offers to set one up
+  // the friend has no phone: the panel says so; the unlock-bonus prompt opens only when they try to
+  // redeem (issue 13 §3.6), not by itself
   const friendToken = await apiSignIn('numa', { email: uniqueEmail('friend') });
   const friend = await page.context().browser()!.newPage();
   await openSignedIn(friend, null, friendToken, '/account/redeemCode');
+  await expect(friend.getByRole('heading', { name: 'Redeem code' })).toBeVisible();
+  await expect(friend.getByText('0.2 Coins', { exact: false }).first()).toBeVisible();
   const prompt = friend.getByRole('alertdialog', { name: 'Unlock your bonus' });
-  await expect(prompt).toBeVisible();
-  await prompt.getByRole('button', { name: 'Later' }).click();
-  await expect(friend.getByRole('textbox', { name: 'Invite code' })).toBeDisabled();
+  await expect(friend.getByRole('button', { name: 'Set Up Now' })).toBeVisible();
+  await expect(prompt).toHaveCount(0);
   await expect(friend.getByRole('button', { name: 'Redeem', exact: true })).toBeDisabled();
+  await friend.getByRole('textbox', { name: 'Invite code' }).fill(code);
+  await friend.getByRole('button', { name: 'Redeem', exact: true }).click();
+  await expect(prompt).toBeVisible();
+  await expectAccessible(friend, 'the unlock-bonus prompt');
+  await prompt.getByRole('button', { name: 'Later' }).click();
+  await expect(prompt).toHaveCount(0);
+  await friend.getByRole('textbox', { name: 'Invite code' }).fill('');
 
   await friend.getByRole('button', { name: 'Set Up Now' }).click();
   const verify = friend.getByRole('dialog', { name: 'Verify phone number' });
@@ -340,7 +350,7 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   await input.fill(code.toLowerCase());
   await friend.getByRole('button', { name: 'Redeem', exact: true }).click();
   const congrats = friend.getByRole('alertdialog', { name: 'Congratulations!' });
-  await expect(congrats).toContainText('0.2000 Coins were added to your balance.');
+  await expect(congrats).toContainText('0.2 Coins were added to your balance.');
   await congrats.getByRole('button', { name: 'Later' }).click();
   await expect(friend.getByRole('heading', { name: 'Profile' })).toBeVisible();
   await expect(friend.getByTestId('balance')).toHaveText('0.2000 Coins');

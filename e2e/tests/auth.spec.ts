@@ -23,8 +23,7 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
 
   const nav = rail(page);
   await expect(nav.getByRole('button', { name: 'Chats' })).toBeVisible();
-  for (const tab of ['Verification', 'Numbers', 'Contacts', 'Account'])
-    await expect(nav.getByRole('button', { name: tab })).toBeVisible();
+  for (const tab of ['Verification', 'Numbers', 'Contacts', 'Account']) await expect(nav.getByRole('button', { name: tab })).toBeVisible();
   await expect(page).toHaveTitle('Chats');
 
   await nav.getByRole('button', { name: 'Account' }).click();
@@ -32,8 +31,20 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
   await expect(page.getByText(email).first()).toBeVisible();
   await expect(page.getByTestId('balance')).toHaveText('0.0000 Coins');
 
+  // the language button's name begins with what it shows (WCAG 2.5.3, issue 13 §3.17)
+  await expect(nav.getByRole('button', { name: /^中文 – Switch to Chinese$/ })).toHaveText('中文');
+  // a short window: Log out stays on the dark rail, which scrolls (issue 13 §3.16)
+  await page.setViewportSize({ width: 1280, height: 480 });
+  const railBox = (await nav.boundingBox())!;
+  await nav.getByRole('button', { name: 'Log out' }).scrollIntoViewIfNeeded();
+  const logoutBox = (await nav.getByRole('button', { name: 'Log out' }).boundingBox())!;
+  expect(logoutBox.y + logoutBox.height).toBeLessThanOrEqual(railBox.y + railBox.height);
+  expect(railBox.height).toBeLessThanOrEqual(480);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   await nav.getByRole('button', { name: 'Switch to Chinese' }).click();
   await expect(nav.getByRole('button', { name: '账户' })).toBeVisible();
+  await expect(nav.getByRole('button', { name: /^EN – 切换到英文$/ })).toHaveText('EN');
   await expect(page.getByRole('heading', { name: '个人资料' })).toBeVisible();
   await expect(page.getByTestId('balance')).toHaveText('0.0000 金币');
 
@@ -92,9 +103,7 @@ test('a wrong code clears the boxes; resend waits 60 s and asks for a captcha ag
   const right = await waitForCode(email);
   const wrong = right === '000000' ? '111111' : '000000';
   await typeCode(page, wrong);
-  await expect(
-    page.getByRole('alert').filter({ hasText: 'The verification code is incorrect.' }),
-  ).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'The verification code is incorrect.' })).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Digit 1 of 6' })).toHaveValue('');
   await expect(page.getByText(/Resend code in \d+ s/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resend code' })).toHaveCount(0);
@@ -110,9 +119,7 @@ test('a wrong code clears the boxes; resend waits 60 s and asks for a captcha ag
   await expect(rail(page).getByRole('button', { name: 'Account' })).toBeVisible();
 });
 
-test('signing straight back in after logout shows the resend wait before any captcha, counting down', async ({
-  page,
-}) => {
+test('signing straight back in after logout shows the resend wait before any captcha, counting down', async ({ page }) => {
   await page.clock.install();
   await page.goto(hostUrl(null, '/login'));
   const email = uniqueEmail('again');
@@ -148,10 +155,7 @@ test('signing straight back in after logout shows the resend wait before any cap
   await expect(rail(page).getByRole('button', { name: 'Account' })).toBeVisible();
 });
 
-test('jiema: Chinese by default, no language switch, sign in by e-mail and by phone', async ({
-  page,
-  browser,
-}) => {
+test('jiema: Chinese by default, no language switch, sign in by e-mail and by phone', async ({ page, browser }) => {
   await page.goto(hostUrl('jiema'));
   await expect(page.getByRole('button', { name: '登录' }).first()).toBeVisible();
   await page.getByRole('button', { name: '登录' }).first().click();
@@ -161,8 +165,7 @@ test('jiema: Chinese by default, no language switch, sign in by e-mail and by ph
   const nav = rail(page);
   await expect(nav.getByRole('button', { name: '验证码' })).toBeVisible();
   await expect(nav.getByRole('button', { name: '账户' })).toBeVisible();
-  for (const hidden of ['聊天', '号码', '联系人'])
-    await expect(nav.getByRole('button', { name: hidden })).toHaveCount(0);
+  for (const hidden of ['聊天', '号码', '联系人']) await expect(nav.getByRole('button', { name: hidden })).toHaveCount(0);
 
   const phonePage = await browser.newPage();
   await phonePage.goto(hostUrl('jiema', '/login'));

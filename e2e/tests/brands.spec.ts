@@ -52,7 +52,14 @@ test('jiema: the applist front page lists apps and opens the messages site on Ne
 });
 
 test('the front page ignores a dead token (no alert)', async ({ page }) => {
-  await page.addInitScript(() => window.localStorage.setItem('numa.flags', '{}'));
+  // a token the server does not know (signed out elsewhere, expired), kept from an earlier visit
+  await page.addInitScript(() => {
+    if (window.sessionStorage.getItem('dead-token-set')) return;
+    window.sessionStorage.setItem('dead-token-set', '1');
+    window.localStorage.setItem('numa.token', 'dead0000000000000000000000000000');
+    window.localStorage.setItem('numa.token.at', String(Date.now()));
+    window.localStorage.setItem('numa.flags', '{}');
+  });
   await page.goto(hostUrl(null, '/front'));
   await expect(page.getByRole('heading', { name: 'A second number for texting, anywhere.' })).toBeVisible();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { expectAccessible, forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
 
 /*
  * Chats end to end: the two demo accounts (seeded at the dev start: demo1 +1 415 555 0101,
@@ -95,6 +95,13 @@ const bubble = (page: Page, text: string | RegExp) => page.getByTestId('message'
 const chatRow = (page: Page, number: RegExp) =>
   page.getByRole('list', { name: 'Chats' }).getByRole('button', { name: number });
 
+/** The picture's bottom edge is inside the conversation pane (nothing of it cut off below). */
+async function expectBottomShown(pane: Locator, img: Locator) {
+  const p = (await pane.boundingBox())!;
+  const i = (await img.boundingBox())!;
+  expect(i.y + i.height).toBeLessThanOrEqual(p.y + p.height + 1);
+}
+
 /** A picture is shown when the browser decoded it. */
 async function pictureLoaded(page: Page, message = page.getByTestId('message').last()) {
   const img = message.getByRole('img', { name: 'Picture' });
@@ -142,13 +149,21 @@ test('two people text and send a picture in real time: pending → sent, unread,
   // the first send opened the chat
   await expect(a.page.getByRole('heading', { name: '+1 415 555 0102' })).toBeVisible();
 
-  // then a picture (compressed to JPEG on a canvas first)
+  // then a picture (compressed to JPEG on a canvas first), in a window so low that the conversation is
+  // longer than its pane: the view follows the picture as it gets its height (issue 13 §3.1)
+  await a.page.setViewportSize({ width: 1280, height: 460 });
   const chooser = a.page.waitForEvent('filechooser');
   await a.page.getByRole('button', { name: 'Send a picture' }).click();
   await (await chooser).setFiles({ name: 'noise.png', mimeType: 'image/png', buffer: noisePng(900, 700) });
   const picture = a.page.getByTestId('message').last();
   await expect(picture.getByRole('img', { name: 'Sent' })).toBeVisible();
   await pictureLoaded(a.page, picture);
+  const pane = a.page.getByRole('log');
+  await expect
+    .poll(() => pane.evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight))
+    .toBeLessThanOrEqual(2);
+  await expectBottomShown(pane, picture.getByRole('img', { name: 'Picture' }));
+  await a.page.setViewportSize({ width: 1280, height: 800 });
 
   // B got both live: an unread count on the chat, the rail and the page title
   const rowOnB = chatRow(b.page, A.number);
@@ -211,6 +226,20 @@ test('two people text and send a picture in real time: pending → sent, unread,
       .last(),
   );
 
+  // A has the chat open at its bottom in a low window when B's picture comes in: the view follows the
+  // picture as it gets its height, nothing is cut off (issue 13 §3.1)
+  await a.page.setViewportSize({ width: 1280, height: 460 });
+  const paneA = a.page.getByRole('log');
+  await expect.poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+  const chooserB = b.page.waitForEvent('filechooser');
+  await b.page.getByRole('button', { name: 'Send a picture' }).click();
+  await (await chooserB).setFiles({ name: 'noise2.png', mimeType: 'image/png', buffer: noisePng(700, 900) });
+  const incoming = a.page.getByTestId('message').last();
+  await pictureLoaded(a.page, incoming);
+  await expect.poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+  await expectBottomShown(paneA, incoming.getByRole('img', { name: 'Picture' }));
+  await a.page.setViewportSize({ width: 1280, height: 800 });
+
   // the connection drops: the banner shows and sending waits; it comes back by itself
   await a.context.setOffline(true);
   await expect(a.page.getByRole('status').filter({ hasText: "You're offline" })).toBeVisible();
@@ -218,6 +247,19 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await a.page.screenshot({ path: testInfo.outputPath('a-offline-en.png') });
   await a.context.setOffline(false);
   await expect(a.page.getByRole('status').filter({ hasText: "You're offline" })).toHaveCount(0);
+
+  // a number the carrier cannot reach: the alert says the spec's words, never the carrier's internal
+  // reason (issue 13 §3.9), and the failed bubble is readable (§3.10: axe's contrast rule)
+  await a.page.getByRole('button', { name: 'New SMS' }).click();
+  await a.page.getByRole('textbox', { name: 'To' }).fill('+61 400 000 000');
+  await a.page.getByRole('textbox', { name: 'Message' }).fill('to nowhere');
+  await a.page.getByRole('button', { name: 'Send', exact: true }).click();
+  const failedAlert = a.page.getByRole('alertdialog');
+  await expect(failedAlert).toContainText('The message could not be sent.');
+  await expect(failedAlert).not.toContainText(/unreachable|6140/);
+  await failedAlert.getByRole('button', { name: 'OK' }).click();
+  await expect(bubble(a.page, 'to nowhere')).toBeVisible();
+  await expectAccessible(a.page, 'a conversation with a failed message');
 
   // delete the chat, with its confirmation; it stays gone after a reload
   await chatRow(a.page, B.number).click({ button: 'right' });

@@ -68,8 +68,19 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await expect(dialog.getByText('Phone number must be digits only')).toBeVisible();
   await expect(dialog.getByText('Please enter a valid email address')).toBeVisible();
   await expect(dialog.getByText('Company must be at most 20 characters')).toBeVisible();
+  // five phone rows in an 820 px high window: the body scrolls, Save stays in view (issue 13 §3.8)
+  await page.setViewportSize({ width: 1280, height: 820 });
+  for (let i = 0; i < 4; i++) await dialog.getByRole('button', { name: 'Add phone number' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Phone number' })).toHaveCount(5);
+  await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport({ ratio: 1 });
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport({ ratio: 1 });
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // the search field's icon is the UI's line icon, not a text character (issue 13 §3.12)
+  await expect(page.locator('.search-field svg.search-icon')).toBeVisible();
+  await expect(page.getByText('⌕')).toHaveCount(0);
 
   await addContact(page, {
     name: 'Alice Smith',

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type Response } from '@playwright/test';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
@@ -7,10 +8,12 @@ export const PORT = Number(process.env.E2E_PORT ?? 8091);
 /** The server, reached directly by the test (Node may not resolve *.localhost). */
 export const api = `http://127.0.0.1:${PORT}`;
 /** A brand's host; Chromium sends every *.localhost name to 127.0.0.1. */
-export const hostUrl = (brand: string | null, path = '/') => `http://${brand ? `${brand}.` : ''}localhost:${PORT}${path}`;
+export const hostUrl = (brand: string | null, path = '/') =>
+  `http://${brand ? `${brand}.` : ''}localhost:${PORT}${path}`;
 
 let seq = 0;
-export const uniqueEmail = (tag: string) => `${tag}.${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
+export const uniqueEmail = (tag: string) =>
+  `${tag}.${Date.now().toString(36)}${(seq++).toString(36)}@example.com`;
 /** A valid US number no other test uses. */
 export const uniqueUsPhone = () => `415555${String((Date.now() + seq++) % 10000).padStart(4, '0')}`;
 
@@ -25,7 +28,9 @@ export async function outboxCode(to: string): Promise<string> {
 export async function solveCaptcha(page: Page, captchaResponse: Promise<Response>) {
   const res = await captchaResponse;
   const captchaId = new URL(res.url()).searchParams.get('captchaId')!;
-  const answer = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as { text: string };
+  const answer = (await (await fetch(`${api}/dev/captcha?captchaId=${captchaId}`)).json()) as {
+    text: string;
+  };
   const dialog = page.getByRole('dialog');
   await dialog.getByRole('textbox').fill(answer.text);
   await dialog.getByRole('button', { name: /confirm|确认/i }).click();
@@ -35,7 +40,10 @@ export const captchaDrawn = (page: Page) => page.waitForResponse((r) => r.url().
 
 /** Signs in through the login screen by e-mail; the code is read from the dev outbox. */
 export async function signInByEmail(page: Page, email: string, lang: 'en' | 'zh' = 'en') {
-  const L = lang === 'en' ? { byEmail: 'Email', email: 'Email address', getCode: 'Get code' } : { byEmail: '邮箱', email: '邮箱地址', getCode: '获取验证码' };
+  const L =
+    lang === 'en'
+      ? { byEmail: 'Email', email: 'Email address', getCode: 'Get code' }
+      : { byEmail: '邮箱', email: '邮箱地址', getCode: '获取验证码' };
   await page.getByRole('tab', { name: L.byEmail }).click();
   await page.getByRole('textbox', { name: L.email }).fill(email);
   const before = await outboxCount(email);
@@ -72,7 +80,13 @@ import http from 'node:http';
 type AnyJson = any;
 
 /** A raw call to the server as if from a brand's host (Node's fetch cannot set Host). */
-export function request(method: string, path: string, brand: string | null, body?: unknown, token?: string): Promise<{ status: number; json: AnyJson }> {
+export function request(
+  method: string,
+  path: string,
+  brand: string | null,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; json: AnyJson }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -83,7 +97,9 @@ export function request(method: string, path: string, brand: string | null, body
         path,
         headers: {
           host: `${brand ? `${brand}.` : ''}localhost:${PORT}`,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
           ...(token ? { 'auth-token': token } : {}),
         },
       },
@@ -107,12 +123,25 @@ export async function solvePow(challenge: PowChallenge): Promise<string> {
 }
 
 /** Signs in without the UI (for tests about what comes after): returns the token. */
-export async function apiSignIn(brand: string, address: { email: string } | { telCode: string; phone: string }): Promise<string> {
+export async function apiSignIn(
+  brand: string,
+  address: { email: string } | { telCode: string; phone: string },
+): Promise<string> {
   const captchaId = `e2e${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const drawn = (await request('GET', `/web/genCaptcha?captchaId=${captchaId}`, brand)).json as { data: CaptchaImage };
-  const { text } = (await request('GET', `/dev/captcha?captchaId=${captchaId}`, brand)).json as { text: string };
+  const drawn = (await request('GET', `/web/genCaptcha?captchaId=${captchaId}`, brand)).json as {
+    data: CaptchaImage;
+  };
+  const { text } = (await request('GET', `/dev/captcha?captchaId=${captchaId}`, brand)).json as {
+    text: string;
+  };
   const pow = await solvePow(drawn.data.pow);
-  const pre = await request('POST', '/web/preLogin', brand, { platform: brand, ...address, captchaId, inputCaptcha: text, pow });
+  const pre = await request('POST', '/web/preLogin', brand, {
+    platform: brand,
+    ...address,
+    captchaId,
+    inputCaptcha: text,
+    pow,
+  });
   if (pre.json.retcode !== 0) throw new Error(`preLogin: ${JSON.stringify(pre.json)}`);
   const to = 'email' in address ? address.email : `${address.telCode}${address.phone}`;
   const code = await waitForCode(to);
@@ -154,8 +183,12 @@ export function adminCommand(...argv: string[]): Promise<{ code: number; stdout:
     execFile(
       process.execPath,
       ['--import', 'tsx', 'apps/server/src/cli/admin.ts', ...argv],
-      { cwd: repoRoot, env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '', LOG_LEVEL: 'silent' } },
-      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      {
+        cwd: repoRoot,
+        env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? '', LOG_LEVEL: 'silent' },
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -194,4 +227,21 @@ export async function topUpInSandbox(
   await provider.close();
   await dialog.getByRole('button', { name: /^(Finish|完成)$/ }).click();
   return provider;
+}
+
+/**
+ * axe-core on what the page shows now (WCAG 2.x A/AA rules): no serious or critical violation. Call
+ * it on every screen and dialog a test visits (issue 13 §3.14).
+ */
+export async function expectAccessible(page: Page, what = page.url()) {
+  const { violations } = await new AxeBuilder({ page })
+    // legacy mode runs in the page itself: works for pages opened with browser.newPage() too
+    .setLegacyMode(true)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    `accessibility of ${what}`,
+  ).toEqual([]);
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
+import compress from '@fastify/compress';
 import { constants } from '@numa/contract';
 import { Redis } from 'ioredis';
 import { openDatabase, type Database } from './db';
@@ -225,6 +227,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(contextPlugin);
   await app.register(errorsPlugin);
   await app.register(headersPlugin);
+  // answers above 1 KiB of a compressible type (JSON, the page) go out brotli- or gzip-encoded as the
+  // client accepts; the built assets have their compressed files beside them (plugins/web.ts), so
+  // only dynamic answers are compressed here, at a brotli quality cheap enough for every request
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 
   await app.register(rateLimit, {
     global: false,

@@ -197,7 +197,7 @@ describe('refused sends', () => {
 });
 
 describe('carrier failures', () => {
-  it('an unreachable number fails with status 2 and the reason, and the charge is refunded', async () => {
+  it('an unreachable number fails with status 2 and the spec text, and the charge is refunded', async () => {
     const a = await makeUser(t, { number: '+14155550351', balance: 1 });
     const s = await open(a.token);
     const i = inbox(s);
@@ -206,8 +206,9 @@ describe('carrier failures', () => {
     s.emit('sendMessage', p);
     const m = await i.next((x) => x.smsId === p.smsId);
     expect(m).toMatchObject({ status: 2, retcode: 300036 });
-    expect(m.retmsg).toContain(retmsg(300036, 'en'));
-    expect(m.retmsg).toContain('unreachable');
+    // the user reads the spec's message, never the carrier's internal reason (issue 13 §3.9)
+    expect(m.retmsg).toBe(retmsg(300036, 'en'));
+    expect(m.retmsg).not.toContain('unreachable');
     const { balance, bills } = await money(t.db, a.accountId);
     expect(balance).toBe(10_000);
     expect(bills.slice(0, 2).map((b) => [b.type, b.charge])).toEqual([

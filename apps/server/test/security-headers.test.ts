@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { io as connectIo } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { socketPath } from '@numa/contract';
@@ -15,6 +16,11 @@ writeFileSync(
   '<!doctype html><html><head><title>x</title><!--app-config--></head><body></body></html>',
 );
 writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+// the build's compressed copies beside an asset (apps/web/vite.config.ts)
+const bigAsset = `console.log(${JSON.stringify('numa '.repeat(2000))})`;
+writeFileSync(path.join(dist, 'assets', 'big-abc123.js'), bigAsset);
+writeFileSync(path.join(dist, 'assets', 'big-abc123.js.br'), brotliCompressSync(bigAsset));
+writeFileSync(path.join(dist, 'assets', 'big-abc123.js.gz'), gzipSync(bigAsset));
 
 let t: ListeningApp;
 let proxied: ListeningApp;
@@ -177,5 +183,31 @@ describe(`the socket checks the page's Origin (${testDbKind})`, () => {
       retcode: 100003,
       retmsg: expect.stringMatching(/[\u4e00-\u9fff]/),
     });
+  });
+
+  it('sends assets as the build compressed them and JSON above 1 KiB compressed, by Accept-Encoding (issue 13 §1)', async () => {
+    const asset = (encoding?: string) =>
+      t.app.inject({
+        url: '/assets/big-abc123.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const br = await asset('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(bigAsset);
+    expect(br.rawPayload.length).toBeLessThan(bigAsset.length / 10);
+    expect((await asset('gzip')).headers['content-encoding']).toBe('gzip');
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bigAsset);
+
+    // a JSON answer above 1 KiB (the app list), compressed per request; a small one is not
+    const big = await t.app.inject({ url: '/web/getAppList', headers: { 'accept-encoding': 'br' } });
+    expect(big.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(big.rawPayload).toString()).retcode).toBe(0);
+    const small = await t.app.inject({ url: '/web/getAccountInfo', headers: { 'accept-encoding': 'br' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json().retcode).not.toBe(0);
   });
 });

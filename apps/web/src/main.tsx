@@ -1,6 +1,8 @@
+import './lib/zod';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { brand } from './lib/config';
+import { i18nReady } from './lib/i18n';
 import { redirectMobile } from './lib/mobile';
 import { App } from './app/App';
 import './styles.css';
@@ -14,9 +16,12 @@ function applyBrand() {
 
 if (!redirectMobile()) {
   applyBrand();
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  // a page that starts in Chinese first fetches its texts (lib/i18n.ts)
+  void i18nReady.then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 }

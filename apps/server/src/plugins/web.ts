@@ -28,6 +28,9 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       wildcard: false,
       index: false,
       allowedPath: (p) => p !== '/index.html',
+      // the build writes `.br` and `.gz` beside every text asset (apps/web/vite.config.ts): sent as
+      // they are by Accept-Encoding, with `Vary: Accept-Encoding`
+      preCompressed: true,
       setHeaders: (res, file) => {
         res.header(
           'cache-control',

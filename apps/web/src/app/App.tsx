@@ -1,38 +1,57 @@
-import { useEffect, useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
+import { I18nProvider } from 'react-aria-components';
 import { endpoints } from '@numa/contract';
 import { GlobalDialogs } from '../components/GlobalDialogs';
 import { call } from '../lib/api';
 import { brand } from '../lib/config';
 import { i18n } from '../lib/i18n';
-import { queryClient } from '../lib/query';
 import { onQuotaExceeded } from '../lib/storage';
 import { onSessionReset, useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { LoginScreen } from '../features/auth/LoginScreen';
-import { AppListFrontPage } from '../features/front/AppListFrontPage';
-import { FrontPage } from '../features/front/FrontPage';
-import { AppShell } from './AppShell';
+import { Loading } from '../components/Spinner';
+import { lazyNamed } from '../components/lazy';
 import { MobileNotice } from './MobileNotice';
+
+// The entry holds what the login screen shows; the front pages and the signed-in shell (with every
+// tab, panel and dialog behind it) are chunks of their own, loaded when shown (docs/architecture.md,
+// "Code splitting").
+const AppShell = lazyNamed(() => import('./AppShell'), 'AppShell');
+const FrontPage = lazyNamed(() => import('../features/front/FrontPage'), 'FrontPage');
+const AppListFrontPage = lazyNamed(() => import('../features/front/AppListFrontPage'), 'AppListFrontPage');
+const QueryScope = lazyNamed(() => import('./QueryScope'), 'QueryScope');
 
 onSessionReset(() => useUi.getState().reset());
 
 /** Anonymous visitors: the front page at `/` on the applist brand, the login screen elsewhere. */
 function Anonymous() {
-  const [front, setFront] = useState(() => window.location.pathname === '/front' || (brand.frontPage === 'applist' && window.location.pathname === '/'));
+  const [front, setFront] = useState(
+    () =>
+      window.location.pathname === '/front' ||
+      (brand.frontPage === 'applist' && window.location.pathname === '/'),
+  );
   const setFrontPage = useUi((s) => s.setFrontPage);
   useEffect(() => {
     setFrontPage(front);
     const path = front ? '/front' : '/login';
-    if (window.location.pathname !== path && !(front && window.location.pathname === '/')) window.history.replaceState(null, '', path + window.location.search);
+    if (window.location.pathname !== path && !(front && window.location.pathname === '/'))
+      window.history.replaceState(null, '', path + window.location.search);
     return () => setFrontPage(false);
   }, [front, setFrontPage]);
   useEffect(() => {
     document.title = front ? brand.name[i18n.language === 'zh' ? 'zh' : 'en'] : i18n.t('front.login');
   }, [front]);
   if (!front) return <LoginScreen onShowFront={() => setFront(true)} />;
-  return brand.frontPage === 'applist' ? <AppListFrontPage onLogin={() => setFront(false)} /> : <FrontPage onLogin={() => setFront(false)} />;
+  return (
+    <QueryScope>
+      {brand.frontPage === 'applist' ? (
+        <AppListFrontPage onLogin={() => setFront(false)} />
+      ) : (
+        <FrontPage onLogin={() => setFront(false)} />
+      )}
+    </QueryScope>
+  );
 }
 
 function Root() {
@@ -52,18 +71,35 @@ function Root() {
   return (
     <>
       <MobileNotice />
-      {token ? <AppShell /> : <Anonymous />}
+      <Suspense fallback={<Loading label={t('app.loading')} />}>
+        {token ? (
+          <QueryScope>
+            <AppShell />
+          </QueryScope>
+        ) : (
+          <Anonymous />
+        )}
+      </Suspense>
       <GlobalDialogs onLogout={logout} />
     </>
   );
 }
 
+/**
+ * react-aria's own words (screen-reader texts such as "Dismiss", "245 options available.", and
+ * number/date formats) follow the app's language, not the browser's (issue 13 §3.11).
+ */
+export function AriaLocale({ children }: { children: ReactNode }) {
+  const { i18n: instance } = useTranslation();
+  return <I18nProvider locale={instance.language === 'zh' ? 'zh-CN' : 'en-US'}>{children}</I18nProvider>;
+}
+
 export function App() {
   return (
     <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
+      <AriaLocale>
         <Root />
-      </QueryClientProvider>
+      </AriaLocale>
     </I18nextProvider>
   );
 }

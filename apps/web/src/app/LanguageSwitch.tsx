@@ -9,7 +9,11 @@ export function LanguageSwitch({ className = 'lang-switch' }: { className?: stri
   if (brand.hideLanguageSwitch) return null;
   const zh = i18n.language === 'zh';
   return (
-    <Button className={className} onPress={() => setLang(zh ? 'en' : 'zh')} aria-label={zh ? t('rail.switchToEnLabel') : t('rail.switchToZhLabel')}>
+    <Button
+      className={className}
+      onPress={() => void setLang(zh ? 'en' : 'zh')}
+      aria-label={zh ? t('rail.switchToEnLabel') : t('rail.switchToZhLabel')}
+    >
       {zh ? t('rail.switchToEn') : t('rail.switchToZh')}
     </Button>
   );

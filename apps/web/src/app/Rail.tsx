@@ -39,7 +39,7 @@ export function Rail() {
               {icons[id]}
               <span className="rail-label">{t(`tabs.${id}`)}</span>
               {id === 'chats' && unread > 0 && (
-                <span className="badge" aria-label={`${unreadLabel(unread)} unread`}>
+                <span className="badge" aria-label={t('rail.unreadBadge', { n: unreadLabel(unread) })}>
                   {unreadLabel(unread)}
                 </span>
               )}

@@ -1,6 +1,5 @@
-import type { ReactNode } from 'react';
-import { Button, Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
-import { useTranslation } from 'react-i18next';
+import { Suspense, type ReactNode } from 'react';
+import { lazyNamed } from './lazy';
 
 export interface DialogProps {
   title: ReactNode;
@@ -18,33 +17,16 @@ export interface DialogProps {
   className?: string;
 }
 
-/** A modal dialog: focus trapped, Escape closes, title is its accessible name. */
-export function Dialog({ title, isOpen, onClose, children, footer, width = 420, role = 'dialog', dismissable = true, showClose = true, className }: DialogProps) {
-  const { t } = useTranslation();
+// react-aria's modal machinery (overlay, focus scope, dismissal) is a chunk fetched the first time any
+// dialog opens: no screen needs it before then (docs/architecture.md, "Code splitting").
+const DialogFrame = lazyNamed(() => import('./DialogFrame'), 'DialogFrame');
+
+/** A modal dialog: focus trapped, Escape closes, title is its accessible name. Nothing is rendered while closed. */
+export function Dialog(props: DialogProps) {
+  if (!props.isOpen) return null;
   return (
-    <ModalOverlay
-      isOpen={isOpen}
-      onOpenChange={(open) => !open && onClose()}
-      isDismissable={dismissable}
-      isKeyboardDismissDisabled={!dismissable}
-      className="modal-overlay"
-    >
-      <Modal className="modal" style={{ width: `min(${width}px, calc(100vw - 32px))` }}>
-        <AriaDialog role={role} className={`dialog ${className ?? ''}`}>
-          <header className="dialog-header">
-            <Heading slot="title" className="dialog-title">
-              {title}
-            </Heading>
-            {showClose && (
-              <Button className="icon-button" aria-label={t('app.close')} onPress={onClose}>
-                <span aria-hidden="true">×</span>
-              </Button>
-            )}
-          </header>
-          <div className="dialog-body">{children}</div>
-          {footer && <footer className="dialog-footer">{footer}</footer>}
-        </AriaDialog>
-      </Modal>
-    </ModalOverlay>
+    <Suspense fallback={null}>
+      <DialogFrame {...props} />
+    </Suspense>
   );
 }

@@ -45,7 +45,8 @@ function handleFailure(code: number, message: string, opts: CallOptions) {
     if (ui.frontPage || !session.token) return;
     if (sessionCodes[code] === 'markKicked') session.markKicked();
     else session.logout(code);
-    useUi.getState().showAlert(message);
+    // a kept token refused at once: signed out quietly (stores/session.ts `confirmed`)
+    if (session.confirmed || sessionCodes[code] === 'markKicked') useUi.getState().showAlert(message);
     return;
   }
   if (opts.silent || isSilent(code) || ui.captchaOpen) return;
@@ -93,6 +94,7 @@ async function send<E extends EndpointDef>(ep: E, init: RequestInit, url: string
     throw e;
   }
   const code = typeof json.retcode === 'number' ? json.retcode : 100000;
+  if (code === 0 && token && useSession.getState().token === token) useSession.getState().confirm();
   if (code !== 0) {
     const message = typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : contractRetmsg(code, currentLang());
     handleFailure(code, message, opts);

@@ -13,13 +13,13 @@ describe('starting language (spec 000 §1)', () => {
     expect(initialLang('?country=us', 'fr-FR')).toBe('en');
   });
 
-  it('keeps the switch choice over the other rules', () => {
-    setLang('zh');
+  it('keeps the switch choice over the other rules', async () => {
+    await setLang('zh');
     expect(localStorage.getItem(keys.lang)).toBe('zh');
     expect(initialLang('', 'en-US')).toBe('zh');
     expect(i18n.language).toBe('zh');
     expect(document.documentElement.lang).toBe('zh-CN');
-    setLang('en');
+    await setLang('en');
     expect(initialLang('?country=cn', 'zh-CN')).toBe('en');
   });
 

@@ -2,9 +2,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { codeFromLang, type Lang } from '@numa/contract';
 import contractEn from '@numa/contract/locales/en.json' with { type: 'json' };
-import contractZh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import en from '../locales/en.json' with { type: 'json' };
-import zh from '../locales/zh.json' with { type: 'json' };
 import { brand } from './config';
 import { keys, storage } from './storage';
 
@@ -23,16 +21,39 @@ export function initialLang(search = window.location.search, navigatorLang = nav
 
 export const i18n = i18next.createInstance();
 
+/**
+ * English is in the entry (the default and the fallback); Chinese texts are a chunk of their own,
+ * loaded before the first render when the page starts in Chinese (main.tsx awaits `i18nReady`) and
+ * by the switch before it changes the language.
+ */
+let zhLoading: Promise<void> | null = null;
+function loadZh(): Promise<void> {
+  zhLoading ??= Promise.all([import('../locales/zh.json'), import('@numa/contract/locales/zh.json')]).then(
+    ([zh, contractZh]) => {
+      i18n.addResourceBundle(
+        'zh',
+        'translation',
+        { ...zh.default, retcode: contractZh.default.retcode },
+        true,
+        true,
+      );
+    },
+  );
+  return zhLoading;
+}
+
+const startLang = initialLang();
 void i18n.use(initReactI18next).init({
-  resources: {
-    en: { translation: { ...en, retcode: contractEn.retcode } },
-    zh: { translation: { ...zh, retcode: contractZh.retcode } },
-  },
-  lng: initialLang(),
+  resources: { en: { translation: { ...en, retcode: contractEn.retcode } } },
+  lng: startLang,
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
 });
+
+/** Resolves once the starting language's texts are in. */
+export const i18nReady: Promise<void> =
+  startLang === 'zh' ? loadZh().then(() => void i18n.changeLanguage('zh')) : Promise.resolve();
 
 const applyDocumentLang = (lang: string) => {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -44,7 +65,8 @@ export const currentLang = (): Lang => (i18n.language === 'zh' ? 'zh' : 'en');
 export const currentLanguageCode = () => codeFromLang(currentLang());
 
 /** The EN/中文 switch: keeps the choice. */
-export function setLang(lang: Lang) {
+export async function setLang(lang: Lang): Promise<void> {
   storage.set(keys.lang, lang);
-  void i18n.changeLanguage(lang);
+  if (lang === 'zh') await loadZh();
+  await i18n.changeLanguage(lang);
 }

@@ -99,6 +99,30 @@ describe('the chat socket (spec 000 §4 Connection, §7)', () => {
     expect(socket.state).toBe('connected');
   });
 
+  it("a drop of the user's own network is not a server close: the reconnect refetches at once (issue 13 §3.2)", async () => {
+    socket = openChatSocket({ token: 'tok-1', languagecode: 'en', url: server.url }, handlers);
+    await until(() => socket!.state === 'connected');
+    // the transport goes first, then the browser says it is offline (Chrome's order), then online again
+    for (const s of server.io.sockets.sockets.values()) s.conn.close();
+    await until(() => states.includes('disconnected'));
+    window.dispatchEvent(new Event('offline'));
+    window.dispatchEvent(new Event('online'));
+    await until(() => reconnects.length === 1);
+    expect(reconnects).toEqual([false]);
+
+    // the browser goes offline while connected: the same
+    window.dispatchEvent(new Event('offline'));
+    await until(() => socket!.state === 'disconnected');
+    window.dispatchEvent(new Event('online'));
+    await until(() => reconnects.length === 2);
+    expect(reconnects).toEqual([false, false]);
+
+    // and the server closing the transport while the network is up is a server close
+    for (const s of server.io.sockets.sockets.values()) s.conn.close();
+    await until(() => reconnects.length === 3, 8000);
+    expect(reconnects[2]).toBe(true);
+  });
+
   it('logs out with the code when the server kicks the socket, and closes it', async () => {
     const logout = vi.spyOn(useSession.getState(), 'logout');
     socket = openChatSocket({ token: 'tok-1', languagecode: 'en', url: server.url }, handlers);

@@ -49,9 +49,11 @@ export function endSessionFromSocket(retcode: number, retmsg: string) {
   if (!isSessionCode(retcode)) return;
   const session = useSession.getState();
   if (!session.token) return;
-  if (sessionCodes[retcode] === 'markKicked') session.markKicked();
+  const kick = sessionCodes[retcode] === 'markKicked';
+  if (kick) session.markKicked();
   else session.logout(retcode);
-  useUi.getState().showAlert(retmsg || contractRetmsg(retcode, currentLang()));
+  // a kept token refused at once: signed out quietly (stores/session.ts `confirmed`)
+  if (session.confirmed || kick) useUi.getState().showAlert(retmsg || contractRetmsg(retcode, currentLang()));
 }
 
 export interface OpenOptions {
@@ -98,9 +100,12 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
    */
   let wentOffline = false;
   const onOffline = () => {
-    if (closed || !socket.connected) return;
+    if (closed) return;
+    // also when the socket closed first (Chrome may close it before telling the page it is offline):
+    // the drop was ours, so the reconnect refetches at once (issue 13 §3.2)
     wentOffline = true;
-    socket.disconnect();
+    serverClosed = false;
+    if (socket.connected) socket.disconnect();
   };
   const onOnline = () => {
     if (closed) return;
@@ -147,7 +152,8 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
     window.clearTimeout(connectedTimer);
     if (closed) return;
     if (everConnected) dropped = true;
-    if (reason !== 'ping timeout' && !(reason === 'io client disconnect' && wentOffline)) serverClosed = true;
+    // the random delay is for a server that closed; a drop of our own network refetches at once
+    if (reason !== 'ping timeout' && !wentOffline && navigator.onLine !== false) serverClosed = true;
     setState('disconnected');
     // the server ended this socket without a kick: come back (socket.io does not for this reason)
     if (reason === 'io server disconnect') socket.connect();

@@ -12,6 +12,13 @@ interface SessionState extends SessionFlags {
   kicked: boolean;
   /** The retcode that ended the last session, for the login screen's notice. */
   endedBy: number | null;
+  /**
+   * The server has accepted this token in this page (a sign-in here, or any answered call). A token
+   * kept from an earlier visit that the server refuses at once ends without an alert: the visitor
+   * simply lands signed out where they were going (issue 13 §3.13).
+   */
+  confirmed: boolean;
+  confirm(): void;
   signIn(token: string, flags: SessionFlags): void;
   replaceToken(token: string): void;
   setFlags(flags: Partial<SessionFlags>): void;
@@ -41,11 +48,15 @@ export const useSession = create<SessionState>((set, get) => ({
   ...readFlags(),
   kicked: false,
   endedBy: null,
+  confirmed: false,
+  confirm() {
+    if (!get().confirmed) set({ confirmed: true });
+  },
   signIn(token, flags) {
     storage.set(keys.token, token);
     storage.set(keys.tokenAt, String(Date.now()));
     storage.set(keys.flags, JSON.stringify(flags));
-    set({ token, ...flags, kicked: false, endedBy: null });
+    set({ token, ...flags, kicked: false, endedBy: null, confirmed: true });
   },
   replaceToken(token) {
     storage.set(keys.token, token);
@@ -66,7 +77,7 @@ export const useSession = create<SessionState>((set, get) => ({
     storage.remove(keys.tokenAt);
     storage.remove(keys.flags);
     storage.remove(keys.tips);
-    set({ token: null, canInvite: false, canSetInviter: false, endedBy, kicked: endedBy !== null });
+    set({ token: null, canInvite: false, canSetInviter: false, endedBy, kicked: endedBy !== null, confirmed: false });
     if (wasSignedIn) resetListeners.forEach((fn) => fn());
   },
 }));

@@ -13,13 +13,12 @@ const nationalOf = (full: string, telCode: string) =>
   telCode && full.startsWith(telCode) ? full.slice(telCode.length) : full;
 
 /**
- * The text a failed message shows: the retcode's words in the reader's language; for the generic
- * "could not be sent" the carrier's reason is added, as the spec asks for the reason.
+ * The text a failed message shows: the retcode's words in the reader's language, nothing else. The
+ * carrier's own reason (English, with numbers and codes) stays in the row's `retmsg` for operators;
+ * users saw it raw in the alert ("unreachable destination 61400000000"), issue 13 §3.9.
  */
-export function failureText(row: Pick<MessageRow, 'retcode' | 'retmsg'>, lang: Lang): string {
-  const code = row.retcode ?? 300036;
-  const base = retmsg(code, lang);
-  return code === 300036 && row.retmsg ? `${base} (${row.retmsg})` : base;
+export function failureText(row: Pick<MessageRow, 'retcode'>, lang: Lang): string {
+  return retmsg(row.retcode ?? 300036, lang);
 }
 
 /** A stored message as the socket's receiveMessage (spec 000 §7). */

@@ -1,9 +1,9 @@
-import { useState } from 'react';
-import { Button, FieldError, Form, Input, Label, Link, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
+import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
+import { Button, FieldError, Form, Input, Label, Link, TextField } from 'react-aria-components';
 import { Trans, useTranslation } from 'react-i18next';
-import { constants, endpoints, normalizePhone, type Lang } from '@numa/contract';
+import { constants, endpoints, type Lang } from '@numa/contract';
 import { CodeInput } from '../../components/CodeInput';
-import { CountryCodePicker } from '../../components/CountryCodePicker';
+import { lazyNamed } from '../../components/lazy';
 import { Spinner } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
@@ -12,10 +12,17 @@ import { useUi } from '../../stores/ui';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
 import { firstTab } from '../../app/visibility';
 import { AppDownloadButton } from '../front/AppDownload';
-import { CaptchaModal } from './CaptchaModal';
 import { useCountdown } from './useCountdown';
 
 type Method = 'email' | 'phone';
+
+// The phone tab's country picker and number rules (libphonenumber-js metadata) are chunks of their
+// own, fetched when the phone tab is chosen: the login screen opens on e-mail.
+const CountryCodePicker = lazyNamed(() => import('../../components/CountryCodePicker'), 'CountryCodePicker');
+const phoneRules = () => import('@numa/contract/phone');
+const QueryScope = lazyNamed(() => import('../../app/QueryScope'), 'QueryScope');
+// the captcha (and its proof-of-work solver) once a code is asked for
+const CaptchaModal = lazyNamed(() => import('./CaptchaModal'), 'CaptchaModal');
 type Address = { email: string } | { telCode: string; phone: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,24}$/;
@@ -27,6 +34,66 @@ function defaultRegion(): { region: string; telCode: string } {
   if (/-CA$/i.test(lang)) return { region: 'CA', telCode: '1' };
   if (/-AU$/i.test(lang)) return { region: 'AU', telCode: '61' };
   return { region: 'US', telCode: '1' };
+}
+
+const methods: Method[] = ['email', 'phone'];
+
+/**
+ * E-mail or phone: a two-tab tablist written out (WAI-ARIA tabs, automatic activation: arrows, Home
+ * and End move and select). react-aria's Tabs would bring its collection machinery, about 12 KiB
+ * compressed, into the login screen's first load (docs/decisions.md).
+ */
+function MethodTabs({
+  label,
+  method,
+  onChange,
+}: {
+  label: string;
+  method: Method;
+  onChange: (m: Method) => void;
+}) {
+  const { t } = useTranslation();
+  const refs = useRef<Partial<Record<Method, HTMLButtonElement | null>>>({});
+  const onKeyDown = (e: KeyboardEvent) => {
+    const i = methods.indexOf(method);
+    const next =
+      e.key === 'ArrowRight' || e.key === 'ArrowDown'
+        ? methods[(i + 1) % methods.length]
+        : e.key === 'ArrowLeft' || e.key === 'ArrowUp'
+          ? methods[(i + methods.length - 1) % methods.length]
+          : e.key === 'Home'
+            ? methods[0]
+            : e.key === 'End'
+              ? methods[methods.length - 1]
+              : undefined;
+    if (!next) return;
+    e.preventDefault();
+    onChange(next);
+    refs.current[next]?.focus();
+  };
+  return (
+    <div role="tablist" aria-label={label} className="segmented" onKeyDown={onKeyDown}>
+      {methods.map((m) => (
+        <button
+          key={m}
+          ref={(el) => {
+            refs.current[m] = el;
+          }}
+          type="button"
+          role="tab"
+          id={`login-tab-${m}`}
+          aria-controls={`login-panel-${m}`}
+          aria-selected={method === m}
+          tabIndex={method === m ? 0 : -1}
+          data-selected={method === m || undefined}
+          className="segment"
+          onClick={() => onChange(m)}
+        >
+          {t(m === 'email' ? 'login.byEmail' : 'login.byPhone')}
+        </button>
+      ))}
+    </div>
+  );
 }
 
 /** Sign in with an e-mail address or a phone number and a code (spec 000 §2 Login). */
@@ -58,19 +125,20 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
   const waitLeft = useCountdown(waitUntil);
   const [asking, setAsking] = useState(false);
 
-  const currentAddress = (): Address | null => {
+  const currentAddress = async (): Promise<Address | null> => {
     if (method === 'email') {
       const v = email.trim();
-      if (!v) return setAddressError(t('login.emailRequired')), null;
-      if (!EMAIL.test(v)) return setAddressError(t('login.emailInvalid')), null;
+      if (!v) return (setAddressError(t('login.emailRequired')), null);
+      if (!EMAIL.test(v)) return (setAddressError(t('login.emailInvalid')), null);
       return { email: v };
     }
     const digits = phone.replace(/[\s()-]/g, '');
-    if (!telCode) return setAddressError(t('login.countryCodeRequired')), null;
-    if (!digits) return setAddressError(t('login.phoneRequired')), null;
-    // the server's own reading (contract phone.ts): the same metadata, the same E.164 split
-    const normal = normalizePhone(telCode, digits);
-    if (!normal) return setAddressError(t('login.phoneInvalid')), null;
+    if (!telCode) return (setAddressError(t('login.countryCodeRequired')), null);
+    if (!digits) return (setAddressError(t('login.phoneRequired')), null);
+    // the server's own reading (contract phone.ts): the same metadata, the same E.164 split, loaded
+    // when the phone tab is used (it is not part of the first load)
+    const normal = (await phoneRules()).normalizePhone(telCode, digits);
+    if (!normal) return (setAddressError(t('login.phoneInvalid')), null);
     return { telCode: normal.telCode, phone: normal.phone };
   };
 
@@ -99,8 +167,9 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
    */
   const askForCode = async () => {
     setAddressError(null);
-    const address = step === 'code' && sentTo ? sentTo : currentAddress();
-    if (!address || asking) return;
+    if (asking) return;
+    const address = step === 'code' && sentTo ? sentTo : await currentAddress();
+    if (!address) return;
     setSentTo(address);
     setAsking(true);
     try {
@@ -117,7 +186,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
   const sendCode = async (captchaId: string, inputCaptcha: string, pow: string | undefined) => {
     if (!sentTo) return;
     try {
-      const res = await call(endpoints.preLogin, { ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) }, { silent: true });
+      const res = await call(
+        endpoints.preLogin,
+        { ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) },
+        { silent: true },
+      );
       setCaptchaOpen(false);
       setCodeLength(res.codeLength);
       setCode('');
@@ -132,10 +205,12 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     }
   };
 
-  const typed = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setWaitUntil(null); // the wait was another address's
-  };
+  const typed =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setWaitUntil(null); // the wait was another address's
+    };
 
   const logIn = async (value: string) => {
     if (!sentTo || value.length !== codeLength || signingIn) return;
@@ -156,7 +231,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     }
   };
 
-  const shownAddress = sentTo ? ('email' in sentTo ? sentTo.email : `+${sentTo.telCode} ${sentTo.phone}`) : '';
+  const shownAddress = sentTo
+    ? 'email' in sentTo
+      ? sentTo.email
+      : `+${sentTo.telCode} ${sentTo.phone}`
+    : '';
 
   return (
     <div className="login-page">
@@ -174,22 +253,17 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
         {step === 'address' ? (
           <>
             <p className="muted">{t('login.subtitle')}</p>
-            <Tabs
-              selectedKey={method}
-              onSelectionChange={(k) => {
-                setMethod(k as Method);
-                setAddressError(null);
-                setWaitUntil(null);
-              }}
-            >
-              <TabList aria-label={t('login.method')} className="segmented">
-                <Tab id="email" className="segment">
-                  {t('login.byEmail')}
-                </Tab>
-                <Tab id="phone" className="segment">
-                  {t('login.byPhone')}
-                </Tab>
-              </TabList>
+            <>
+              <MethodTabs
+                label={t('login.method')}
+                method={method}
+                onChange={(k) => {
+                  setMethod(k);
+                  if (k === 'phone') void phoneRules();
+                  setAddressError(null);
+                  setWaitUntil(null);
+                }}
+              />
               <Form
                 validationBehavior="aria"
                 onSubmit={(e) => {
@@ -197,25 +271,65 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                   void askForCode();
                 }}
               >
-                <TabPanel id="email" className="tab-panel">
-                  <TextField className="field" type="email" value={email} onChange={typed(setEmail)} isInvalid={!!addressError} autoFocus>
-                    <Label className="field-label">{t('login.email')}</Label>
-                    <Input className="input" placeholder={t('login.emailPlaceholder')} autoComplete="email" />
-                    <FieldError className="field-error">{addressError}</FieldError>
-                  </TextField>
-                </TabPanel>
-                <TabPanel id="phone" className="tab-panel phone-row">
-                  <CountryCodePicker
-                    label={t('login.countryCode')}
-                    region={region}
-                    onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
-                  />
-                  <TextField className="field grow" type="tel" value={phone} onChange={typed(setPhone)} isInvalid={!!addressError}>
-                    <Label className="field-label">{t('login.phone')}</Label>
-                    <Input className="input" placeholder={t('login.phonePlaceholder')} autoComplete="tel-national" inputMode="tel" />
-                    <FieldError className="field-error">{addressError}</FieldError>
-                  </TextField>
-                </TabPanel>
+                {method === 'email' && (
+                  <div
+                    role="tabpanel"
+                    id="login-panel-email"
+                    aria-labelledby="login-tab-email"
+                    className="tab-panel"
+                  >
+                    <TextField
+                      className="field"
+                      type="email"
+                      value={email}
+                      onChange={typed(setEmail)}
+                      isInvalid={!!addressError}
+                      autoFocus
+                    >
+                      <Label className="field-label">{t('login.email')}</Label>
+                      <Input
+                        className="input"
+                        placeholder={t('login.emailPlaceholder')}
+                        autoComplete="email"
+                      />
+                      <FieldError className="field-error">{addressError}</FieldError>
+                    </TextField>
+                  </div>
+                )}
+                {method === 'phone' && (
+                  <div
+                    role="tabpanel"
+                    id="login-panel-phone"
+                    aria-labelledby="login-tab-phone"
+                    className="tab-panel phone-row"
+                  >
+                    <Suspense fallback={<Spinner label={t('app.loading')} />}>
+                      <QueryScope>
+                        <CountryCodePicker
+                          label={t('login.countryCode')}
+                          region={region}
+                          onChange={(r, code) => typed(setCountry)({ region: r, telCode: code })}
+                        />
+                      </QueryScope>
+                    </Suspense>
+                    <TextField
+                      className="field grow"
+                      type="tel"
+                      value={phone}
+                      onChange={typed(setPhone)}
+                      isInvalid={!!addressError}
+                    >
+                      <Label className="field-label">{t('login.phone')}</Label>
+                      <Input
+                        className="input"
+                        placeholder={t('login.phonePlaceholder')}
+                        autoComplete="tel-national"
+                        inputMode="tel"
+                      />
+                      <FieldError className="field-error">{addressError}</FieldError>
+                    </TextField>
+                  </div>
+                )}
                 <Button type="submit" className="button primary block" isDisabled={waitLeft > 0 || asking}>
                   {asking ? <Spinner size={16} /> : null} {t('login.getCode')}
                 </Button>
@@ -223,7 +337,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
                   {waitLeft > 0 ? t('login.waitSeconds', { s: waitLeft }) : null}
                 </p>
               </Form>
-            </Tabs>
+            </>
           </>
         ) : (
           <Form
@@ -264,7 +378,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
             <p id="code-error" className="field-error" role="alert">
               {codeError}
             </p>
-            <Button type="submit" className="button primary block" isDisabled={signingIn || code.length !== codeLength}>
+            <Button
+              type="submit"
+              className="button primary block"
+              isDisabled={signingIn || code.length !== codeLength}
+            >
               {signingIn ? (
                 <>
                   <Spinner size={16} /> {t('login.signingIn')}
@@ -302,7 +420,11 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
         )}
         <AppDownloadButton />
       </footer>
-      <CaptchaModal isOpen={captchaOpen} onClose={() => setCaptchaOpen(false)} onSubmit={sendCode} />
+      {captchaOpen && (
+        <Suspense fallback={null}>
+          <CaptchaModal isOpen onClose={() => setCaptchaOpen(false)} onSubmit={sendCode} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { constants } from '@numa/contract';
 import '../../lib/i18n';
 import { ContactList, HEADER_HEIGHT } from './ContactList';
 import { sortContacts, toContactView, toRows } from './logic';
+import { preparePinyin } from './pinyin';
 
 const surnames = ['王', '李', '张', '刘', '陈', 'Smith', 'Jones', 'Garcia', 'Müller', '123'];
 
@@ -25,6 +26,8 @@ function makeBook(n: number) {
 }
 
 const noop = () => {};
+
+beforeAll(() => preparePinyin(surnames));
 
 // jsdom has no layout: give the list's scroller the size of a desktop viewport
 beforeAll(() => {

@@ -11,7 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { Loading } from '../../components/Spinner';
-import { ContactsIcon } from '../../components/icons';
+import { ContactsIcon, SearchIcon } from '../../components/icons';
 import { useAddressBook } from './api';
 import type { ChatPerson } from './chatSeams';
 import { formatPhone } from './phone';
@@ -90,9 +90,7 @@ function PickerDialog({ onClose, onPick }: { onClose: () => void; onPick(person:
         aria-label={t('contacts.pickerSearch')}
         autoFocus
       >
-        <span className="search-icon" aria-hidden="true">
-          ⌕
-        </span>
+        <SearchIcon className="search-icon" />
         <Input className="input" placeholder={t('contacts.searchPlaceholder')} />
         <Button className="icon-button clear-search" aria-label={t('contacts.clearSearch')}>
           <span aria-hidden="true">×</span>

@@ -1,3 +1,4 @@
+import { SearchIcon } from '../../components/icons';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Input, Menu, MenuItem, MenuTrigger, Popover, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -144,9 +145,7 @@ export default function ContactsTab() {
             onChange={setQuery}
             aria-label={t('contacts.search')}
           >
-            <span className="search-icon" aria-hidden="true">
-              ⌕
-            </span>
+            <SearchIcon className="search-icon" />
             <Input className="input" placeholder={t('contacts.searchPlaceholder')} />
             <Button className="icon-button clear-search" aria-label={t('contacts.clearSearch')}>
               <span aria-hidden="true">×</span>

@@ -5,8 +5,9 @@ import { call } from '../../lib/api';
 import { queryClient } from '../../lib/query';
 import type { ContactForm, ContactView } from './logic';
 import { buildNameIndex, nameFor } from './names';
+import { preparePinyin } from './pinyin';
 
-/** The rules module carries the pinyin dictionary: loaded with the first page, not with the chats. */
+/** The address book's rules, loaded with the first page; the pinyin dictionary only for Chinese names (pinyin.ts). */
 const rules = () => import('./logic');
 
 export interface AddressBookData {
@@ -42,6 +43,7 @@ async function loadBook(signal: AbortSignal): Promise<AddressBookData> {
       // the screens show a failed load where the user looks (error state, or names as numbers)
       { signal, silent: true },
     );
+    await preparePinyin(page.addressBookList.map((e) => e.addressBook.name));
     for (const e of page.addressBookList) byId.set(e.id, fromEntry(e));
     const next = page.nextStartTime;
     // a cursor that does not move back would loop: stop there
@@ -96,6 +98,7 @@ export const useSaveContact = () =>
         { ...(id ? { id } : {}), addressBook: JSON.stringify(serialiseContact(form)) },
         { silent: true },
       );
+      await preparePinyin([form.name]);
       return viewFromSaved(res.id, res.date, form);
     },
     onSuccess: (saved) => patchBook((list) => [...list.filter((c) => c.id !== saved.id), saved]),

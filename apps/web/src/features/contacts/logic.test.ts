@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AddressBook } from '@numa/contract';
 import {
   avatarColour,
@@ -21,6 +21,10 @@ import {
   validateContact,
   type ContactForm,
 } from './logic';
+import { preparePinyin } from './pinyin';
+
+// the views below have Chinese names: the dictionary is loaded as the address book would load it
+await preparePinyin(['张']);
 
 const contact = (
   id: string,
@@ -39,6 +43,19 @@ const contact = (
     },
     1000,
   );
+
+describe('the pinyin dictionary loads only for Chinese names', () => {
+  it('reads Latin names without it, and Chinese names once loaded', async () => {
+    vi.resetModules();
+    const fresh = await import('./pinyin');
+    expect(fresh.loadedPinyin()).toBeNull();
+    await fresh.preparePinyin(['John Smith', 'Émile Zola']);
+    expect(fresh.loadedPinyin()).toBeNull();
+    expect(groupOf('Émile Zola')).toBe('E');
+    await fresh.preparePinyin(['Ann', '张三']);
+    expect(fresh.loadedPinyin()).not.toBeNull();
+  });
+});
 
 describe('grouping and pinyin order', () => {
   it('files Chinese names under their pinyin letter, among the Latin ones', () => {

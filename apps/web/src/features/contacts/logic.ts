@@ -1,4 +1,4 @@
-import { pinyin } from 'pinyin-pro';
+import { hasHan, loadedPinyin } from './pinyin';
 import { constants, type AddressBook, type AddressBookEntry, type ContactTag } from '@numa/contract';
 import { avatarColour, initialOf, stripPhone } from './phone';
 
@@ -49,12 +49,13 @@ const readingCache = new Map<string, string[]>();
 export function nameReading(name: string): string[] {
   const hit = readingCache.get(name);
   if (hit) return hit;
-  const parts = pinyin(name.trim(), {
-    toneType: 'none',
-    type: 'array',
-    surname: 'head',
-    nonZh: 'consecutive',
-  })
+  // a name without Chinese characters reads as itself; one with them needs the dictionary, which the
+  // caller loaded (preparePinyin) — without it the characters stay as they are, uncached
+  const pinyin = hasHan(name) ? loadedPinyin() : null;
+  const raw = pinyin
+    ? pinyin(name.trim(), { toneType: 'none', type: 'array', surname: 'head', nonZh: 'consecutive' })
+    : [name.trim()];
+  const parts = raw
     .map((s) =>
       s
         .normalize('NFD')
@@ -64,7 +65,7 @@ export function nameReading(name: string): string[] {
     )
     .filter(Boolean);
   if (readingCache.size > 50_000) readingCache.clear();
-  readingCache.set(name, parts);
+  if (pinyin || !hasHan(name)) readingCache.set(name, parts);
   return parts;
 }
 

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import QRCode from 'qrcode';
 import { Dialog } from '../../components/Dialog';
 import { brand } from '../../lib/config';
 
@@ -9,12 +8,24 @@ function Qr({ url, label }: { url: string; label: string }) {
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    QRCode.toDataURL(url, { margin: 1, width: 160, color: { dark: '#111827', light: '#ffffff' } }).then((d) => live && setSrc(d), () => live && setSrc(null));
+    // the QR encoder is a chunk of its own, loaded when the dialog opens
+    import('qrcode')
+      .then(({ default: QRCode }) =>
+        QRCode.toDataURL(url, { margin: 1, width: 160, color: { dark: '#111827', light: '#ffffff' } }),
+      )
+      .then(
+        (d) => live && setSrc(d),
+        () => live && setSrc(null),
+      );
     return () => {
       live = false;
     };
   }, [url]);
-  return src ? <img src={src} alt={label} width={160} height={160} /> : <span className="qr-placeholder" aria-hidden="true" />;
+  return src ? (
+    <img src={src} alt={label} width={160} height={160} />
+  ) : (
+    <span className="qr-placeholder" aria-hidden="true" />
+  );
 }
 
 /** The app-download dialog: QR codes for the two stores, plus the APK link on the brand that has one. */
@@ -27,7 +38,12 @@ export function AppDownloadButton({ className = 'link-button' }: { className?: s
       <Button className={className} onPress={() => setOpen(true)}>
         {t('login.getApp')}
       </Button>
-      <Dialog isOpen={open} onClose={() => setOpen(false)} title={t('apps.title', { brand: name })} width={440}>
+      <Dialog
+        isOpen={open}
+        onClose={() => setOpen(false)}
+        title={t('apps.title', { brand: name })}
+        width={440}
+      >
         <p className="muted">{t('apps.scan')}</p>
         <div className="qr-row">
           <figure>

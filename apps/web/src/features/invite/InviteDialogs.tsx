@@ -2,7 +2,7 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
-import { money } from '../../lib/money';
+import { bonusMoney } from '../../lib/money';
 import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
 import { openVerify } from '../verify/store';
@@ -49,7 +49,7 @@ function UnlockBonusPrompt() {
         </>
       }
     >
-      <p>{t('redeem.unlockText', { amount: money(constants.unlockBonus) })}</p>
+      <p>{t('redeem.unlockText', { amount: bonusMoney(constants.unlockBonus) })}</p>
     </Dialog>
   );
 }
@@ -88,7 +88,7 @@ function CongratulationDialog() {
       <div className="status-art done" aria-hidden="true">
         ✓
       </div>
-      <p>{t('redeem.congratsText', { amount: money(bonus ?? constants.unlockBonus) })}</p>
+      <p>{t('redeem.congratsText', { amount: bonusMoney(bonus ?? constants.unlockBonus) })}</p>
     </Dialog>
   );
 }

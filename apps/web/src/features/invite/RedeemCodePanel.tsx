@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, endpoints } from '@numa/contract';
 import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
-import { money } from '../../lib/money';
+import { bonusMoney } from '../../lib/money';
 import { useAccountInfo } from '../account/api';
 import { refreshAccount } from '../account/profileApi';
 import { openVerify, useVerifyModal } from '../verify/store';
@@ -28,15 +28,8 @@ export default function RedeemCodePanel() {
   const [error, setError] = useState<string | null>(null);
 
   const hasPhone = !!info.data?.phone;
-  // the prompt shows once per visit of a phone-less account
-  const prompted = useRef(false);
-  useEffect(() => {
-    if (info.data && !info.data.phone && !prompted.current) {
-      prompted.current = true;
-      openUnlock();
-    }
-  }, [info.data, openUnlock]);
-
+  // the unlock-bonus prompt opens on the user's action (Redeem without a phone), never by itself when
+  // the panel shows (issue 13 §3.6)
   const redeem = useMutation({
     mutationFn: (inviteCode: string) => call(endpoints.setInviter, { inviteCode }, { silent: true }),
     onSuccess: async (res) => {
@@ -65,6 +58,10 @@ export default function RedeemCodePanel() {
   const submit = () => {
     setError(null);
     const v = code.trim();
+    if (v && !hasPhone) {
+      openUnlock();
+      return;
+    }
     if (!v || !canSetInviter || redeem.isPending) return;
     if (!/^[A-Za-z0-9]{4,32}$/.test(v)) {
       setError(t('redeem.invalid'));
@@ -76,10 +73,10 @@ export default function RedeemCodePanel() {
   return (
     <section className="panel redeem-panel" aria-labelledby="redeem-title">
       <h2 id="redeem-title">{t('redeem.title')}</h2>
-      <p className="muted">{t('redeem.lead', { amount: money(constants.unlockBonus) })}</p>
+      <p className="muted">{t('redeem.lead', { amount: bonusMoney(constants.unlockBonus) })}</p>
       {!hasPhone && (
         <div className="notice unlock-notice">
-          <p>{t('redeem.needPhone', { amount: money(constants.unlockBonus) })}</p>
+          <p>{t('redeem.needPhone', { amount: bonusMoney(constants.unlockBonus) })}</p>
           <Button className="button primary" onPress={() => openVerify('updateForUnlockBonus')}>
             {t('redeem.setUpNow')}
           </Button>
@@ -99,7 +96,7 @@ export default function RedeemCodePanel() {
           value={code}
           onChange={setCode}
           isInvalid={!!error}
-          isDisabled={!hasPhone}
+          isDisabled={hasPhone && !inviter.data.canSetInviter}
         >
           <Label className="field-label">{t('redeem.code')}</Label>
           <Input className="input" autoComplete="off" maxLength={32} placeholder={t('redeem.placeholder')} />
@@ -108,7 +105,7 @@ export default function RedeemCodePanel() {
         <Button
           type="submit"
           className="button primary"
-          isDisabled={!code.trim() || !canSetInviter || redeem.isPending}
+          isDisabled={!code.trim() || (hasPhone && !canSetInviter) || redeem.isPending}
         >
           {redeem.isPending && <Spinner size={16} />} {t('redeem.redeem')}
         </Button>

@@ -103,17 +103,22 @@ export function MessageView({
 
   useEffect(() => () => window.clearTimeout(scrollTimer.current), []);
 
-  // the pane got shorter or taller (a banner, the window): a view at the bottom stays there
+  // the pane got shorter or taller (a banner, the window), or what it holds grew (a picture got its
+  // height after the view had scrolled, issue 13 §3.1): a view at the bottom stays pinned there,
+  // unless the user has scrolled up
   const hasRows = rows.length > 0;
   useEffect(() => {
     const el = scrollRef.current;
     if (!el || !hasRows || typeof ResizeObserver === 'undefined') return;
     let height = el.clientHeight;
     const observer = new ResizeObserver(() => {
-      if (el.clientHeight !== height && service.nearBottom) el.scrollTop = el.scrollHeight;
+      const paneChanged = el.clientHeight !== height;
       height = el.clientHeight;
+      if (stick.current || (paneChanged && service.nearBottom)) el.scrollTop = el.scrollHeight;
     });
     observer.observe(el);
+    const inner = el.querySelector('.msg-inner');
+    if (inner) observer.observe(inner);
     return () => observer.disconnect();
   }, [hasRows, service]);
 

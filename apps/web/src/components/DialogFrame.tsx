@@ -1,0 +1,46 @@
+import { Button, Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+
+import type { DialogProps } from './Dialog';
+
+/** The modal itself (react-aria's overlay, focus trap and dismissal), loaded by `Dialog` when first opened. */
+export function DialogFrame({
+  title,
+  isOpen,
+  onClose,
+  children,
+  footer,
+  width = 420,
+  role = 'dialog',
+  dismissable = true,
+  showClose = true,
+  className,
+}: DialogProps) {
+  const { t } = useTranslation();
+  return (
+    <ModalOverlay
+      isOpen={isOpen}
+      onOpenChange={(open) => !open && onClose()}
+      isDismissable={dismissable}
+      isKeyboardDismissDisabled={!dismissable}
+      className="modal-overlay"
+    >
+      <Modal className="modal" style={{ width: `min(${width}px, calc(100vw - 32px))` }}>
+        <AriaDialog role={role} className={`dialog ${className ?? ''}`}>
+          <header className="dialog-header">
+            <Heading slot="title" className="dialog-title">
+              {title}
+            </Heading>
+            {showClose && (
+              <Button className="icon-button" aria-label={t('app.close')} onPress={onClose}>
+                <span aria-hidden="true">×</span>
+              </Button>
+            )}
+          </header>
+          <div className="dialog-body">{children}</div>
+          {footer && <footer className="dialog-footer">{footer}</footer>}
+        </AriaDialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
