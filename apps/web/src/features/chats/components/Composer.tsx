@@ -14,6 +14,11 @@ export interface ComposerProps {
   canSend: boolean;
   /** Why not, shown as the box's placeholder. */
   blockedHint?: string | undefined;
+  /**
+   * The block lasts until the user does something (no reply possible, no number picked): a send
+   * then says why. Otherwise it passes by itself (connecting, loading) and a send waits for it.
+   */
+  blockFinal?: boolean;
   onSendText(text: string): boolean;
   onSendImage(image: OutgoingImage): void | Promise<void>;
   /** Focusing the input clears the chat's unread count (spec 000 §4). */
@@ -42,6 +47,7 @@ function insertText(text: string) {
 export function Composer({
   canSend,
   blockedHint,
+  blockFinal = false,
   onSendText,
   onSendImage,
   onFocus,
@@ -54,6 +60,10 @@ export function Composer({
   const [hasText, setHasText] = useState(false);
   const [tooLarge, setTooLarge] = useState(false);
   const [preparing, setPreparing] = useState(false);
+  /** Enter was pressed while the chat could not send yet: the text goes once it can (issue 13 §3.3). */
+  const [queued, setQueued] = useState(false);
+  /** Enter was pressed while sending is blocked until the user acts: why, where they look. */
+  const [told, setTold] = useState<string | null>(null);
 
   useEffect(() => {
     if (autoFocus) editor.current?.focus();
@@ -81,15 +91,28 @@ export function Composer({
 
   const send = () => {
     const el = editor.current;
-    if (!el || !canSend) return;
+    if (!el) return;
     const text = messageText(el.innerHTML);
     if (!text) return;
+    if (!canSend) {
+      if (blockFinal) setTold(blockedHint ?? null);
+      else setQueued(true);
+      return;
+    }
+    setQueued(false);
+    setTold(null);
     if (onSendText(text)) {
       el.innerHTML = '';
       saved.current = null;
       setHasText(false);
     }
   };
+
+  // the chat became ready while a send waited: it goes now
+  useEffect(() => {
+    if (canSend && queued) send();
+  });
+  useEffect(() => setTold(null), [canSend, blockedHint]);
 
   const sendFile = async (file: File | undefined) => {
     if (!file || !canSend) return;
@@ -216,6 +239,9 @@ export function Composer({
           {t('chats.input.send')}
         </Button>
       </div>
+      <p className="composer-status" role="status" aria-live="polite">
+        {queued ? t('chats.input.willSend') : told}
+      </p>
     </div>
   );
 }

@@ -93,6 +93,7 @@ export function ConversationBody({
       <Composer
         canSend={canSend}
         blockedHint={hint}
+        blockFinal={!replyable || !!extraBlock}
         autoFocus={autoFocus ?? false}
         onFocus={() => service.markRead(convo.key)}
         onSendText={(text) => {
