@@ -13,6 +13,7 @@ import {
   uniqueEmail,
   uniqueUsPhone,
   waitForCode,
+  expectAccessible,
 } from './support';
 
 test('sign in by e-mail on numa, switch language, reload and stay signed in, log out', async ({ page }) => {
@@ -31,6 +32,9 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
   await expect(page.getByText(email).first()).toBeVisible();
   await expect(page.getByTestId('balance')).toHaveText('0.0000 Coins');
 
+  // a signed-in screen has its h1 and passes axe (issue 13 §3.14, §3.18)
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeAttached();
+  await expectAccessible(page, 'the profile panel');
   // the language button's name begins with what it shows (WCAG 2.5.3, issue 13 §3.17)
   await expect(nav.getByRole('button', { name: /^中文 – Switch to Chinese$/ })).toHaveText('中文');
   // a short window: Log out stays on the dark rail, which scrolls (issue 13 §3.16)

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiSignIn, forgetCodeLimits, openSignedIn, request, uniqueEmail } from './support';
+import { api, apiSignIn, expectAccessible, forgetCodeLimits, openSignedIn, request, uniqueEmail } from './support';
 
 const rows = (page: Page) => page.getByTestId('contact-row');
 const list = (page: Page) => page.getByTestId('contact-list');
@@ -74,6 +74,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await expect(dialog.getByRole('textbox', { name: 'Phone number' })).toHaveCount(5);
   await expect(dialog.getByRole('button', { name: 'Save' })).toBeInViewport({ ratio: 1 });
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeInViewport({ ratio: 1 });
+  await expectAccessible(page, 'the add-contact dialog');
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -81,6 +82,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   // the search field's icon is the UI's line icon, not a text character (issue 13 §3.12)
   await expect(page.locator('.search-field svg.search-icon')).toBeVisible();
   await expect(page.getByText('⌕')).toHaveCount(0);
+  await expectAccessible(page, 'the contacts screen');
 
   await addContact(page, {
     name: 'Alice Smith',

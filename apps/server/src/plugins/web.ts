@@ -15,6 +15,15 @@ export interface ClientConfig {
 
 const apiPrefixes = ['/web/', '/dev/', '/webchat', '/healthz', '/media/'];
 
+/** The page's meta description, in the brand's own language (issue 13 §3.18: search results). */
+export function describe(brand: Brand): string {
+  const text =
+    brand.defaultLocale === 'zh'
+      ? `${brand.name.zh}：在网页上使用虚拟手机号码，实时收发短信和图片，接收验证码。`
+      : `${brand.name.en}: virtual phone numbers on the web. Text and send pictures in real time, keep your contacts in the cloud and receive verification codes.`;
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
 /**
  * Serves the built web client. index.html gets the brand's config inline (with its CSP hash) and is
  * the fallback for client routes; unknown API paths get the envelope, never HTML.
@@ -50,7 +59,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     const hash = createHash('sha256').update(script).digest('base64');
     const html = (template ?? '')
       .replace('<!--app-config-->', `<script>${script}</script>`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${brand.name.en}</title>`)
+      .replace(/<title>[^<]*<\/title>/, `<title>${brand.name.en}</title><meta name="description" content="${describe(brand)}">`)
       .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${brand.colors.primary}"`);
     const built = { html, hash };
     pages.set(brand.id, built);

@@ -46,6 +46,8 @@ export function AppShell() {
       <Rail />
       <AccountDialogs />
       <main id="main" className="content" tabIndex={-1}>
+        {/* every signed-in screen has its h1 (the areas title themselves with h2), issue 13 §3.18 */}
+        <h1 className="sr-only">{t(`tabs.${current}`)}</h1>
         {kicked && (
           <div className="banner danger" role="alert">
             {retmsg(100008, i18n.language === 'zh' ? 'zh' : 'en')}
