@@ -7,6 +7,7 @@ import { LogoutIcon } from '../../components/icons';
 import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
 import { visiblePanels } from '../../app/visibility';
+import { useAccountInfo } from './api';
 import { panelViews } from './panels';
 
 /** The account tab: a left menu of panels, one shown at a time, and Log out (spec 000 §2). */
@@ -18,14 +19,20 @@ export default function AccountTab() {
   const panel = useUi((s) => s.panel);
   const navigate = useUi((s) => s.navigate);
   const setConfirmLogout = useUi((s) => s.setConfirmLogout);
+  // a session restored from storage may not know its invite flags yet: the server's answer decides,
+  // and a panel asked for by its path is not left before it came (it showed Profile instead)
+  const info = useAccountInfo();
+  const settled = !info.isPending;
+  const flags = info.data ? { canInvite: info.data.canInvite, canSetInviter: info.data.canSetInviter } : { canInvite, canSetInviter };
   const panels = useMemo(
-    () => visiblePanels({ canInvite, canSetInviter, frontPage }, new Set(Object.keys(panelViews) as AccountPanel[])),
-    [canInvite, canSetInviter, frontPage],
+    () => visiblePanels({ ...flags, frontPage }, new Set(Object.keys(panelViews) as AccountPanel[])),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the two flags are what matters
+    [flags.canInvite, flags.canSetInviter, frontPage],
   );
-  const current = panels.includes(panel) ? panel : panels[0];
+  const current = panels.includes(panel) ? panel : settled ? panels[0] : undefined;
   useEffect(() => {
-    if (current && current !== panel) navigate('tabAccount', current, { replace: true });
-  }, [current, panel, navigate]);
+    if (settled && current && current !== panel) navigate('tabAccount', current, { replace: true });
+  }, [settled, current, panel, navigate]);
   const View = current ? panelViews[current] : undefined;
 
   return (
@@ -47,7 +54,7 @@ export default function AccountTab() {
         </ul>
       </nav>
       <div className="split-main">
-        <Suspense fallback={<Loading label={t('app.loading')} />}>{View && <View />}</Suspense>
+        <Suspense fallback={<Loading label={t('app.loading')} />}>{View ? <View /> : !settled && <Loading label={t('app.loading')} />}</Suspense>
       </div>
     </div>
   );
