@@ -236,8 +236,12 @@ describe('outbound through the Messages REST call', () => {
     );
     expect(failed.statusCode).toBe(204);
     const update = await i.next((m) => m.smsId === p.smsId && m.status === 2);
-    expect(update).toMatchObject({ retcode: 300036 });
-    expect(update.retmsg).toContain('30003');
+    // the user reads the spec's text; Twilio's reason stays with the message for operators
+    expect(update).toMatchObject({ retcode: 300036, retmsg: retmsg(300036, 'en') });
+    const [stored] = await t.db.query<{ retmsg: string }>(`SELECT retmsg FROM messages WHERE sms_id = $1`, [
+      p.smsId,
+    ]);
+    expect(stored?.retmsg).toContain('30003');
     expect((await money(t.db, a.accountId)).balance).toBe(10_000);
     // replayed: refunded once
     await webhook(

@@ -58,6 +58,8 @@ describe('socket constants', () => {
   it('uses /webchat and the spec event names', () => {
     expect(socketPath).toBe('/webchat');
     expect(socketEvents).toEqual({
+      // beyond the spec: the account's balance after every committed ledger change (issue 10)
+      balance: 'balance',
       sendMessage: 'sendMessage',
       receiveMessage: 'receiveMessage',
       kicked: 'kicked',
