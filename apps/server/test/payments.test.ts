@@ -343,6 +343,51 @@ describe(`payments (${testDbKind})`, () => {
     expect((await admin('payment', 'refund', orderId)).text).toBe('already refunded');
     expect(await ledgerAddsUp(accountId)).toEqual({ balance: 0, bills: 2 });
     expect((await admin('payment', 'show', 'x')).code).toBe(1);
+    // banner ads from the operator's configuration (getAdConfig)
+    expect(
+      (
+        await admin(
+          'ad',
+          'set',
+          '--brand',
+          'wephone',
+          '--link',
+          'https://ads.example/en',
+          '--image',
+          'https://ads.example/en.png',
+          '--image-cn',
+          'https://ads.example/zh.png',
+        )
+      ).code,
+    ).toBe(0);
+    const ad = (
+      await t.app.inject({ url: '/web/getAdConfig', headers: { host: 'wephone.localhost' } })
+    ).json().data;
+    expect(ad).toEqual({
+      bannerAdsRedirectUrl: 'https://ads.example/en',
+      bannerAdsPictureUrl: 'https://ads.example/en.png',
+      bannerAdsRedirectUrlCn: 'https://ads.example/en',
+      bannerAdsPictureUrlCn: 'https://ads.example/zh.png',
+    });
+    expect(
+      (
+        await admin(
+          'ad',
+          'set',
+          '--brand',
+          'wephone',
+          '--link',
+          'javascript:x',
+          '--image',
+          'https://a.b/c.png',
+        )
+      ).code,
+    ).toBe(1);
+    expect((await admin('ad', 'clear', '--brand', 'wephone')).code).toBe(0);
+    expect(
+      (await t.app.inject({ url: '/web/getAdConfig', headers: { host: 'wephone.localhost' } })).json().data
+        .bannerAdsPictureUrl,
+    ).toBe('');
   });
 
   it('pages the month of bills by cursor, downloads it as CSV, lists SMS, and answers the rates page in both languages', async () => {

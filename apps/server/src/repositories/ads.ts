@@ -16,4 +16,23 @@ export const adsRepo = {
       .executeTakeFirst();
     return row ?? null;
   },
+
+  /** Sets the brand's banner ad (the operator's); null removes it (the brand then shows none). */
+  async set(q: Q, brand: BrandId, ad: BannerAds | null): Promise<void> {
+    if (!ad) {
+      await q.deleteFrom('banner_ads').where('brand', '=', brand).execute();
+      return;
+    }
+    const row = {
+      redirect_url: ad.bannerAdsRedirectUrl,
+      picture_url: ad.bannerAdsPictureUrl,
+      redirect_url_cn: ad.bannerAdsRedirectUrlCn,
+      picture_url_cn: ad.bannerAdsPictureUrlCn,
+    };
+    await q
+      .insertInto('banner_ads')
+      .values({ brand, ...row })
+      .onConflict((oc) => oc.column('brand').doUpdateSet(row))
+      .execute();
+  },
 };

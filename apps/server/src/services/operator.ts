@@ -1,7 +1,8 @@
 import type { SessionService } from './sessions';
-import { brands, constants, normalizeFullPhone, toMinor, type BrandId } from '@numa/contract';
+import { brands, constants, normalizeFullPhone, toMinor, type BannerAds, type BrandId } from '@numa/contract';
 import type { Database } from '../db';
 import { idemKey } from '../lib/idem';
+import { adsRepo } from '../repositories/ads';
 import { accountsRepo, type AccountStatus, type Account } from '../repositories/accounts';
 import { ledger, type LedgerRow } from '../repositories/ledger';
 
@@ -53,6 +54,9 @@ export function createOperatorService(db: Database, sessions?: Pick<SessionServi
     },
 
     decimals: (brand: BrandId) => brands[brand].currency.decimals,
+
+    /** The brand's banner ad (getAdConfig): English and Chinese picture and link; null removes it. */
+    setBannerAd: (brand: BrandId, ad: BannerAds | null) => adsRepo.set(db.q, brand, ad),
   };
 }
 

@@ -71,4 +71,41 @@ export const paymentCommands: Command[] = [
       ctx.out(await ctx.payments.refund(orderArg(id)));
     },
   },
+  {
+    name: 'ad set',
+    usage: 'ad set --link <url> --image <url> [--link-cn <url>] [--image-cn <url>] [--brand wetalk]',
+    summary:
+      "Sets the brand's banner ad (getAdConfig), in English and Chinese (Chinese falls back to English).",
+    options: {
+      link: { type: 'string' },
+      image: { type: 'string' },
+      'link-cn': { type: 'string' },
+      'image-cn': { type: 'string' },
+    },
+    async run(ctx, _args, flags) {
+      const url = (name: string, v: unknown) => {
+        if (typeof v !== 'string' || !/^https?:\/\/\S+$/.test(v))
+          throw new CliError(`--${name} must be an http(s) URL`);
+        return v;
+      };
+      const link = url('link', flags.link);
+      const image = url('image', flags.image);
+      await ctx.operator.setBannerAd(ctx.brand, {
+        bannerAdsRedirectUrl: link,
+        bannerAdsPictureUrl: image,
+        bannerAdsRedirectUrlCn: flags['link-cn'] === undefined ? link : url('link-cn', flags['link-cn']),
+        bannerAdsPictureUrlCn: flags['image-cn'] === undefined ? image : url('image-cn', flags['image-cn']),
+      });
+      ctx.out(`Banner ad of ${ctx.brand} set.`);
+    },
+  },
+  {
+    name: 'ad clear',
+    usage: 'ad clear [--brand wetalk]',
+    summary: "Removes the brand's banner ad (getAdConfig then answers empty strings).",
+    async run(ctx) {
+      await ctx.operator.setBannerAd(ctx.brand, null);
+      ctx.out(`Banner ad of ${ctx.brand} removed.`);
+    },
+  },
 ];

@@ -112,9 +112,9 @@ function BillMonth({ ym }: { ym: string }) {
 function billDetail(b: BillItem, t: (k: string, o?: Record<string, unknown>) => string): string {
   const o = b.options;
   if (o.purchaseMethod)
-    return ` · ${t(`history.methods.${o.purchaseMethod}`, { defaultValue: o.purchaseMethod })}`;
-  if (o.to || o.from) return ` · ${o.direction === 'in' ? (o.from ?? '') : (o.to ?? '')}`;
-  if (o.number) return ` · ${o.number}`;
-  if (o.campaignName) return ` · ${o.campaignName}`;
+    return `${t(`history.methods.${o.purchaseMethod}`, { defaultValue: o.purchaseMethod })}`;
+  if (o.to || o.from) return `${o.direction === 'in' ? (o.from ?? '') : (o.to ?? '')}`;
+  if (o.number) return `${o.number}`;
+  if (o.campaignName) return `${o.campaignName}`;
   return '';
 }
