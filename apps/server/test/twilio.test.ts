@@ -294,7 +294,10 @@ describe('outbound through the Messages REST call', () => {
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toBe('image/png');
     expect(Buffer.compare(got.rawPayload, png)).toBe(0);
-    const tampered = await t.app.inject({ method: 'GET', url: path.replace(/sig=(.)/, (_, c: string) => `sig=${c === 'x' ? 'y' : 'x'}`) });
+    const tampered = await t.app.inject({
+      method: 'GET',
+      url: path.replace(/sig=(.)/, (_, c: string) => `sig=${c === 'x' ? 'y' : 'x'}`),
+    });
     expect(tampered.statusCode).toBe(403);
     const expired = await t.app.inject({ method: 'GET', url: path.replace(/exp=\d+/, 'exp=1000') });
     expect(expired.statusCode).toBe(403);
