@@ -57,6 +57,9 @@ import { createInviteService } from './services/invite';
 import { createLimits } from './services/limits';
 import { createMediaService } from './services/media';
 import { createNumbersService } from './services/numbers';
+import { createSubscriptionService } from './services/subscriptions';
+import { createNumberSupply, type NumberSupplyPort } from './providers/numbers';
+import numberRoutes from './routes/numbers';
 import { createOperatorService } from './services/operator';
 import { createPaymentService } from './services/payments';
 import { createPowService } from './services/pow';
@@ -77,6 +80,8 @@ export interface BuildOptions {
   carrier?: CarrierPort;
   mediaStore?: MediaStorePort;
   stt?: SttPort;
+  /** Where rentable numbers come from (default: the simulator). */
+  numberSupply?: NumberSupplyPort;
   /** Chat tuning (tests: short retry delays, small abuse limits). */
   chats?: Partial<ChatOptions>;
   /** Jobs tuning (tests: short leases and polls). */
@@ -158,6 +163,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
   const stt = opts.stt ?? new NoSpeechToText();
+  const numberSupply = opts.numberSupply ?? createNumberSupply();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const deps: Deps = {
     env,
@@ -199,6 +205,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           })),
       options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 },
     }),
+    numberSupply,
+    subscriptions: createSubscriptionService({ db, pricing, supply: numberSupply, jobs, clock, mail, log: app.log }),
     pow,
     profile: createProfileService(db, media, app.log),
     review: createReviewService(db, media),
@@ -259,6 +267,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(paymentRoutes);
   await app.register(rateRoutes);
   await app.register(chatRoutes);
+  await app.register(numberRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);

@@ -20,6 +20,8 @@ import type { InviteService } from './services/invite';
 import type { Limits } from './services/limits';
 import type { MediaService } from './services/media';
 import type { NumbersService } from './services/numbers';
+import type { SubscriptionService } from './services/subscriptions';
+import type { NumberSupplyPort } from './providers/numbers';
 import type { OperatorService } from './services/operator';
 import type { PaymentService } from './services/payments';
 import type { PowService } from './services/pow';
@@ -70,6 +72,10 @@ export interface Deps {
   limits: Limits;
   media: MediaService;
   numbers: NumbersService;
+  /** Where rentable numbers come from (simulator by default). */
+  numberSupply: NumberSupplyPort;
+  /** Number rental: catalogue, subscribe, renewals (jobs), history. */
+  subscriptions: SubscriptionService;
   operator: OperatorService;
   /** Top-up: methods, orders, provider notifications, the payment / bill / SMS histories. */
   payments: PaymentService;

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { endpoints } from '@numa/contract';
+import { route } from '../lib/route';
+
+/** Number rental (spec 001 §2 Numbers area, §4 New number flow, §7). */
+export default async function numberRoutes(app: FastifyInstance) {
+  const { subscriptions } = app.deps;
+
+  route(app, endpoints.getAreaCodeV2, async ({ ctx }) => subscriptions.areas(ctx.lang));
+  route(app, endpoints.getVirtualPhoneByAreaCode, async ({ input }) => subscriptions.freeNumbers(input));
+  route(app, endpoints.getPlanList, async ({ input, ctx }) =>
+    subscriptions.planList({ brand: ctx.brand.id, lang: ctx.lang, code: input.code, type: input.type }),
+  );
+  route(app, endpoints.subVirtualPhone, async ({ input, session, ctx }) =>
+    subscriptions.subscribe(session.accountId, session.brand, ctx.lang, input),
+  );
+  route(app, endpoints.reSubVirtualPhone, async ({ input, session, ctx }) =>
+    subscriptions.resubscribe(session.accountId, session.brand, ctx.lang, input),
+  );
+  route(app, endpoints.unSubVirtualPhone, async ({ input, session }) => {
+    await subscriptions.unsubscribe(session.accountId, input);
+    return {};
+  });
+  route(app, endpoints.getSubscriptionList, async ({ input, session }) =>
+    subscriptions.historyPage(session.accountId, input),
+  );
+}
