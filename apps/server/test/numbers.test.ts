@@ -269,3 +269,163 @@ describe('numbers: subscribe', () => {
     ).toBe(0);
   });
 });
+
+describe('numbers: renewals and plan changes (moving the app clock)', () => {
+  const at = (iso: string) => clock.set(Date.parse(iso));
+  const mine = async (c: Awaited<ReturnType<typeof renter>>['c']) =>
+    (await c.get('/web/getVirtualPhoneList')).body.data.virtualPhones;
+  async function rentOne(u: Awaited<ReturnType<typeof renter>>, areaCode: string, plan: number) {
+    const phone = (
+      await u.c.get('/web/getVirtualPhoneByAreaCode', { code: 'US', type: 'local', telCode: '1', areaCode })
+    ).body.data.numbers[0];
+    const r = await u.c.post('/web/subVirtualPhone', {
+      planId: plan,
+      telCode: '1',
+      phone,
+      code: 'US',
+      type: 'local',
+    });
+    expect(r.body.retcode).toBe(0);
+    return phone as string;
+  }
+
+  it('renews once (two runs at once); unsubscribed numbers go at their date; short → notice → grace → reclaim → re-subscribe once', async () => {
+    at('2026-01-31T12:00:00Z');
+    const payg = await planId('US', 'local', 'Pay As You Go', 'month');
+    const u = await renter(10);
+    const v = await renter(10);
+    const uPhone = await rentOne(u, '303', payg);
+    const vPhone = await rentOne(v, '720', payg);
+    expect((await v.c.post('/web/unSubVirtualPhone', { telCode: '1', phone: vPhone })).body.retcode).toBe(0);
+
+    at('2026-02-28T00:30:00Z');
+    await Promise.all([t.app.deps.subscriptions.runRenewals(), t.app.deps.subscriptions.runRenewals()]);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 1.82, rentBills: 2 });
+    expect(await mine(u.c)).toEqual([
+      { telCode: '1', phone: uPhone, paymentDate: '2026-03-28', monthRent: 4.09, planId: payg },
+    ]);
+    const feb = (await u.c.get('/web/getSubscriptionList', { date: '2026-02' })).body.data;
+    expect(feb.list).toMatchObject([{ type: 2, charge: -4.09 }]);
+    // the unsubscribed number is released at its date, with nothing charged
+    expect(await mine(v.c)).toEqual([]);
+    expect(await ledgerOf(v.id)).toEqual({ balance: 5.91, rentBills: 1 });
+
+    // short: told by e-mail, kept through the grace period (7 days), retried daily
+    const sentBefore = t.mail.sent.length;
+    at('2026-03-28T00:30:00Z');
+    await t.app.deps.subscriptions.runRenewals();
+    const [uRow] = await t.db.query<{ email: string }>(`SELECT email FROM accounts WHERE id = $1`, [u.id]);
+    const notice = t.mail.sent.slice(sentBefore).filter((m) => m.to === uRow!.email);
+    expect(notice).toHaveLength(1);
+    expect(notice[0]!.text).toContain(`+1${uPhone}`);
+    expect(notice[0]!.text).toContain('2026-04-04');
+    at('2026-04-03T00:30:00Z');
+    await t.app.deps.subscriptions.runRenewals();
+    expect(await mine(u.c)).toHaveLength(1);
+    expect(t.mail.sent.slice(sentBefore).filter((m) => m.to === uRow!.email)).toHaveLength(1);
+    at('2026-04-04T00:30:00Z');
+    await t.app.deps.subscriptions.runRenewals();
+    expect(await mine(u.c)).toEqual([]);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 1.82, rentBills: 2 });
+    const apr = (await u.c.get('/web/getSubscriptionList', { date: '2026-04' })).body.data;
+    expect(apr.list).toMatchObject([
+      { type: 100, number: `+1${uPhone}`, resDate: '2026-05-04', planId: payg, charge: 0 },
+    ]);
+    const entry = apr.list[0];
+
+    // re-subscribe: not by another account, not while short, then once
+    expect(
+      (await v.c.post('/web/reSubVirtualPhone', { historyId: entry.historyId, date: entry.date })).body
+        .retcode,
+    ).toBe(300033);
+    expect(
+      (await u.c.post('/web/reSubVirtualPhone', { historyId: entry.historyId, date: entry.date })).body
+        .retcode,
+    ).toBe(400001);
+    await t.db.tx((tx) => credit(tx, u.id, 10));
+    const [a, b] = await Promise.all([
+      u.c.post('/web/reSubVirtualPhone', { historyId: entry.historyId, date: entry.date }),
+      u.c.post('/web/reSubVirtualPhone', { historyId: entry.historyId, date: entry.date }),
+    ]);
+    expect([a.body.retcode, b.body.retcode].sort()).toEqual([0, 300033]);
+    expect(await mine(u.c)).toEqual([
+      { telCode: '1', phone: uPhone, paymentDate: '2026-05-04', monthRent: 4.09, planId: payg },
+    ]);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 7.73, rentBills: 3 });
+    expect(
+      (
+        (await u.c.get('/web/getSubscriptionList', { date: '2026-04' })).body.data.list as {
+          type: number;
+          resDate: string;
+        }[]
+      ).map((e) => [e.type, e.resDate]),
+    ).toEqual([
+      [7, ''],
+      [100, ''],
+    ]);
+  });
+
+  it('plan change: immediate with the prorated amount, next cycle at the renewal; not on another account’s number', async () => {
+    at('2026-05-01T10:00:00Z');
+    const payg = await planId('US', 'local', 'Pay As You Go', 'month');
+    const unlimited = await planId('US', 'local', 'Unlimited', 'month');
+    const yearly = await planId('US', 'local', 'Pay As You Go', 'year');
+    const u = await renter(100);
+    const other = await renter(100);
+    const phone = await rentOne(u, '206', payg);
+    const full = `1${phone}`;
+
+    at('2026-05-11T10:00:00Z');
+    const pre = (await u.c.get('/web/preChangePlan', { virtualNumber: full, planId: String(unlimited) })).body
+      .data.changeList;
+    // 21 of the period's 31 days are left: 4.09 × 21 / 31 = 2.7706 off the new plan's 12.09
+    expect(pre).toMatchObject([
+      { type: 1, planId: unlimited, payAmount: 9.3194, planName: 'Unlimited' },
+      { type: 2, planId: unlimited, payAmount: 0 },
+    ]);
+    expect(pre[0].rule).toContain('21 of 31 days left, worth 2.7706 Coins');
+    const now = await u.c.get('/web/changePlan', {
+      virtualNumber: full,
+      planId: String(unlimited),
+      type: '1',
+    });
+    expect(now.body.data.successHint).toBe('Your number is now on Unlimited (Monthly).');
+    expect(await ledgerOf(u.id)).toEqual({ balance: 86.5906, rentBills: 2 });
+    expect(await mine(u.c)).toEqual([
+      { telCode: '1', phone, paymentDate: '2026-06-11', monthRent: 12.09, planId: unlimited },
+    ]);
+
+    const next = await u.c.get('/web/changePlan', { virtualNumber: full, planId: String(yearly), type: '2' });
+    expect(next.body.data.successHint).toBe('Your number moves to Pay As You Go (Yearly) on 2026-06-11.');
+    expect((await u.c.get('/web/getManagePlanList', { virtualNumber: full })).body.data).toMatchObject({
+      currentPlanId: unlimited,
+      pendingPlanId: yearly,
+      pendingEffectiveDate: '2026-06-11',
+      profileStatus: 2,
+      needSetPhone: false,
+    });
+    expect(await ledgerOf(u.id)).toEqual({ balance: 86.5906, rentBills: 2 });
+    at('2026-06-11T01:00:00Z');
+    await t.app.deps.subscriptions.runRenewals();
+    expect(await mine(u.c)).toEqual([
+      { telCode: '1', phone, paymentDate: '2027-06-11', monthRent: 3.09, planId: yearly },
+    ]);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 49.5106, rentBills: 3 });
+
+    // the same plan, another country's plan, another account's number
+    expect(
+      (await u.c.get('/web/preChangePlan', { virtualNumber: full, planId: String(yearly) })).body.retcode,
+    ).toBe(100001);
+    const gb = await planId('GB', 'mobile', 'Unlimited', 'month');
+    expect(
+      (await u.c.get('/web/preChangePlan', { virtualNumber: full, planId: String(gb) })).body.retcode,
+    ).toBe(100001);
+    for (const call of [
+      other.c.get('/web/preChangePlan', { virtualNumber: full, planId: String(payg) }),
+      other.c.get('/web/changePlan', { virtualNumber: full, planId: String(payg), type: '1' }),
+      other.c.get('/web/getManagePlanList', { virtualNumber: full }),
+    ])
+      expect((await call).body.retcode).toBe(100003);
+    expect(await ledgerOf(other.id)).toEqual({ balance: 100, rentBills: 0 });
+  });
+});

@@ -21,6 +21,21 @@ export default async function numberRoutes(app: FastifyInstance) {
     await subscriptions.unsubscribe(session.accountId, input);
     return {};
   });
+  route(app, endpoints.getManagePlanList, async ({ input, session, ctx }) =>
+    subscriptions.managePlans(session.accountId, session.brand, ctx.lang, input.virtualNumber),
+  );
+  route(app, endpoints.preChangePlan, async ({ input, session, ctx }) =>
+    subscriptions.changeOptions(
+      session.accountId,
+      session.brand,
+      ctx.lang,
+      input.virtualNumber,
+      input.planId,
+    ),
+  );
+  route(app, endpoints.changePlan, async ({ input, session, ctx }) =>
+    subscriptions.changePlan(session.accountId, session.brand, ctx.lang, input),
+  );
   route(app, endpoints.getSubscriptionList, async ({ input, session }) =>
     subscriptions.historyPage(session.accountId, input),
   );

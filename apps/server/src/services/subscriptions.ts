@@ -14,13 +14,14 @@ import {
   type NumberCountry,
   type NumberKind,
   type Plan,
+  type PlanChangeOption,
   type SubscriptionHistoryEntry,
   type SubscriptionResult,
 } from '@numa/contract';
 import en from '@numa/contract/locales/en.json' with { type: 'json' };
 import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Tx } from '../db';
+import type { Database, Q, Tx } from '../db';
 import type { Jobs } from '../jobs';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
@@ -39,7 +40,7 @@ import type { NumberSupplyPort, SupplyNumber } from '../providers/numbers';
 import { caAreaCodes, tollFreeCodes, usAreaCodes } from '../providers/numbers/areaCodes';
 import { fill } from './accountTexts';
 import type { Pricing } from './pricing';
-import { assertProfileReady } from './profile';
+import { assertProfileReady, profileStatusOf } from './profile';
 
 declare module '../jobs/types' {
   interface JobPayloads {
@@ -336,6 +337,68 @@ export function createSubscriptionService(d: SubscriptionDeps) {
       .catch((err: unknown) => d.log.warn({ err }, 'renewal notice: mail failed'));
   }
 
+  /**
+   * What a plan change would do. Immediate (stated rule): the new plan's full price, less the unused
+   * part of the current period — the current plan's price times the whole days left over the
+   * period's days — never below 0; a new period starts today.
+   */
+  async function changeFacts(q: Q, accountId: number, brand: BrandId, virtualNumber: string, planId: number) {
+    const s = await subscriptionsRepo.ofNumber(q, accountId, virtualNumber);
+    if (!s) throw notYours();
+    const currency = pricing.currencyOf(brand);
+    const [current, target] = await Promise.all([
+      subscriptionsRepo.plan(q, currency, s.planId),
+      subscriptionsRepo.plan(q, currency, planId),
+    ]);
+    if (
+      !current ||
+      !target?.active ||
+      target.price === null ||
+      target.country !== current.country ||
+      target.kind !== current.kind
+    )
+      throw planUnknown();
+    if (target.id === current.id)
+      throw new ApiError(
+        100001,
+        null,
+        'planId',
+        both((t) => t.samePlan),
+      );
+    const start = addMonthsIso(s.paymentDate, -periodMonths[current.period]);
+    const total = Math.max(1, Math.round((Date.parse(s.paymentDate) - Date.parse(start)) / DAY));
+    const left = Math.min(
+      total,
+      Math.max(0, Math.round((Date.parse(s.paymentDate) - Date.parse(today())) / DAY)),
+    );
+    const credit = minor(Math.floor(((current.price ?? 0) * left) / total));
+    const payNow = minor(Math.max(0, target.price - credit));
+    return { s, current, target, total, left, credit, payNow };
+  }
+  type ChangeFacts = Awaited<ReturnType<typeof changeFacts>>;
+  const nameOf = (p: PlanRow, lang: Lang) =>
+    texts[lang].planNames[p.group as keyof NumbersTexts['planNames']] ?? p.group;
+  const optionNow = (c: ChangeFacts, brand: BrandId, lang: Lang): PlanChangeOption => ({
+    type: constants.planChangeTypes.immediate,
+    planId: c.target.id,
+    tip: texts[lang].changeNowTip,
+    payAmount: fromMinor(c.payNow),
+    planName: nameOf(c.target, lang),
+    rule: fill(texts[lang].changeNowRule, {
+      days: c.left,
+      total: c.total,
+      credit: formatMinor(brands[brand], c.credit, lang),
+    }),
+  });
+  const optionNext = (c: ChangeFacts, lang: Lang): PlanChangeOption => ({
+    type: constants.planChangeTypes.nextCycle,
+    planId: c.target.id,
+    tip: fill(texts[lang].changeNextTip, { date: c.s.paymentDate }),
+    payAmount: 0,
+    planName: nameOf(c.target, lang),
+    rule: fill(texts[lang].changeNextRule, { date: c.s.paymentDate }),
+  });
+
   jobs.define('numbers.renewals', async () => {
     const now = today();
     for (;;) {
@@ -574,6 +637,113 @@ export function createSubscriptionService(d: SubscriptionDeps) {
         { dedupeKey: idemKey('number-renew', 'sweep', today()) },
       );
       await jobs.drain();
+    },
+
+    /** getManagePlanList: the plans a number may move to, with its current and pending plan. */
+    async managePlans(accountId: number, brand: BrandId, lang: Lang, virtualNumber: string) {
+      const s = await subscriptionsRepo.ofNumber(db.q, accountId, virtualNumber);
+      if (!s) throw notYours();
+      const currency = pricing.currencyOf(brand);
+      const current = await subscriptionsRepo.plan(db.q, currency, s.planId);
+      const rows = current
+        ? (
+            await subscriptionsRepo.plans(db.q, currency, { country: current.country, kind: current.kind })
+          ).filter((r) => r.price !== null)
+        : [];
+      const [profileStatus, account] = await Promise.all([
+        profileStatusOf(db.q, accountId),
+        accountsRepo.byId(db.q, accountId),
+      ]);
+      return {
+        planList: rows.map((r) => toPlan(r, rows, lang)),
+        profileStatus,
+        needSetPhone: !account?.phone,
+        currentPlanId: s.planId,
+        pendingPlanId: s.pendingPlanId,
+        pendingEffectiveDate: s.pendingPlanId ? s.paymentDate : null,
+      };
+    },
+
+    /** preChangePlan: the immediate (prorated) and next-cycle ways of moving a number to a plan. */
+    async changeOptions(
+      accountId: number,
+      brand: BrandId,
+      lang: Lang,
+      virtualNumber: string,
+      planId: number,
+    ) {
+      const c = await changeFacts(db.q, accountId, brand, virtualNumber, planId);
+      return { changeList: [optionNow(c, brand, lang), optionNext(c, lang)] };
+    },
+
+    /** changePlan: type 1 charges the prorated amount now and starts a new period; type 2 waits for the next renewal. */
+    async changePlan(
+      accountId: number,
+      brand: BrandId,
+      lang: Lang,
+      input: { virtualNumber: string; planId: number; type: 1 | 2 },
+    ) {
+      await assertProfileReady(db.q, accountId, { needPhone: true });
+      const t = texts[lang];
+      const planName = (p: PlanRow) => `${nameOf(p, lang)} (${t.periods[p.period]})`;
+      return db.tx(async (tx) => {
+        const owned = await subscriptionsRepo.ofNumber(tx, accountId, input.virtualNumber);
+        if (!owned) throw notYours();
+        await subscriptionsRepo.lockForRenewal(tx, owned.numberId);
+        const c = await changeFacts(tx, accountId, brand, input.virtualNumber, input.planId);
+        const now = new Date(clock.now());
+        const entry = (charge: Minor, ledgerId: number | null) =>
+          subscriptionsRepo.insertHistory(tx, {
+            accountId,
+            telCode: c.s.telCode,
+            number: c.s.number,
+            type: H.changePlan,
+            charge,
+            planId: c.target.id,
+            ledgerId,
+            createdAt: now,
+          });
+        if (input.type === constants.planChangeTypes.nextCycle) {
+          await subscriptionsRepo.setPending(tx, c.s.numberId, c.target.id);
+          await entry(zeroMinor, null);
+          return {
+            successHint: fill(t.changeNextHint, { plan: planName(c.target), date: c.s.paymentDate }),
+            planHint: fill(t.planHint, { plan: planName(c.current), date: c.s.paymentDate }),
+          };
+        }
+        const nextDate = addMonthsIso(today(), periodMonths[c.target.period]);
+        let ledgerId: number | null = null;
+        if (c.payNow > 0) {
+          const { row } = await ledger.apply(tx, {
+            accountId,
+            type: constants.billTypes.numberRent,
+            charge: negMinor(c.payNow),
+            options: {
+              number: c.s.fullNumber,
+              planId: c.target.id,
+              type: H.changePlan,
+              validityType: constants.validityTypes[c.target.period],
+            },
+            idempotencyKey: idemKey(
+              'number-rent',
+              c.s.numberId,
+              `change-${c.s.planId}-${c.target.id}-${c.s.paymentDate}-${today()}`,
+            ),
+          });
+          ledgerId = row.id;
+        }
+        await subscriptionsRepo.renewed(tx, {
+          numberId: c.s.numberId,
+          planId: c.target.id,
+          paymentDate: nextDate,
+          monthRent: perMonth(c.target),
+        });
+        await entry(negMinor(c.payNow), ledgerId);
+        return {
+          successHint: fill(t.changeNowHint, { plan: planName(c.target) }),
+          planHint: fill(t.planHint, { plan: planName(c.target), date: nextDate }),
+        };
+      });
     },
 
     ofAccount: (accountId: number): Promise<SubscriptionRow[]> =>
