@@ -79,8 +79,28 @@ test('rent a number: step 1, step 2, confirm, result, management, history, unsub
   const phones = await request('GET', '/web/getVirtualPhoneList', null, undefined, token);
   expect(phones.json.data.virtualPhones).toHaveLength(1);
 
-  // unsubscribe: kept until its payment date
+  // plan change, now: the unused month is taken off the new plan's price
   await page.getByRole('button', { name: 'Number management' }).click();
+  await page.getByRole('button', { name: `Manage ${chosen}` }).click();
+  await expect(page.getByRole('heading', { name: 'Change plan' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Pay As You Go · Monthly.*Current/ })).toBeDisabled();
+  await page.getByText('Unlimited · Monthly', { exact: true }).click();
+  await page.getByRole('button', { name: 'Change plan' }).click();
+  const timing = page.getByRole('dialog', { name: 'When should the change take effect?' });
+  await expect(timing.getByRole('radio', { name: /Immediately/ })).toBeChecked();
+  await expect(timing.getByTestId('change-amount')).toHaveText('8.0000 Coins');
+  await page.screenshot({ path: 'test-results/numbers-change.png' });
+  await timing.getByRole('button', { name: 'Confirm' }).click();
+  const changed = page.getByRole('alertdialog', { name: 'Plan changed' });
+  await expect(changed).toContainText('Your number is now on Unlimited (Monthly).');
+  await changed.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('radio', { name: /Unlimited · Monthly.*Current/ })).toBeDisabled();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(chosen.replace(/\+/g, '\\+')) })).toContainText(
+    '12.0900 Coins',
+  );
+
+  // unsubscribe: kept until its payment date
   await page.getByRole('button', { name: `Unsubscribe ${chosen}` }).click();
   const sure = page.getByRole('alertdialog', { name: 'Unsubscribe this number?' });
   await expect(sure).toContainText('stays yours until');

@@ -10,6 +10,7 @@ import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { formatFullNumber } from '../chats/logic/number';
 import { refreshNumbers, useMyNumbers } from './api';
+import PlanChange from './PlanChange';
 
 /**
  * Number management (spec 001 §2): the rented numbers, searchable, with payment date, monthly rent,
@@ -23,6 +24,7 @@ export default function NumberManagement({ onNew }: { onNew: () => void }) {
   const [query, setQuery] = useState('');
   const [leaving, setLeaving] = useState<VirtualPhone | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [managing, setManaging] = useState<string | null>(null);
 
   const shown = useMemo(() => {
     const q = query.replace(/[^\d]/g, '');
@@ -46,6 +48,7 @@ export default function NumberManagement({ onNew }: { onNew: () => void }) {
     onError: (e) => setError(isApiError(e) ? e.retmsg : t('errors.generic')),
   });
 
+  if (managing) return <PlanChange fullNumber={managing} onBack={() => setManaging(null)} />;
   if (mine.isPending) return <Loading label={t('app.loading')} />;
   if (mine.isError) return <LoadFailed onRetry={() => mine.refetch()} />;
   const status =
@@ -88,7 +91,16 @@ export default function NumberManagement({ onNew }: { onNew: () => void }) {
                   <td>{n.paymentDate.slice(0, 10)}</td>
                   <td>{money(n.monthRent)}</td>
                   <td>{t(`numbers.manage.statuses.${status}`)}</td>
-                  <td>
+                  <td className="numbers-row-actions">
+                    <Button
+                      className="link-button"
+                      aria-label={t('numbers.manage.manageNumber', {
+                        number: formatFullNumber(n.telCode + n.phone),
+                      })}
+                      onPress={() => setManaging(n.telCode + n.phone)}
+                    >
+                      {t('numbers.manage.manage')}
+                    </Button>
                     <Button
                       className="link-button"
                       aria-label={t('numbers.manage.unsubscribeNumber', {
