@@ -58,6 +58,7 @@ import { createLimits } from './services/limits';
 import { createMediaService } from './services/media';
 import { createNumbersService } from './services/numbers';
 import { createSubscriptionService } from './services/subscriptions';
+import { createCallService } from './services/calls';
 import { createNumberSupply, type NumberSupplyPort } from './providers/numbers';
 import numberRoutes from './routes/numbers';
 import { createOperatorService } from './services/operator';
@@ -206,6 +207,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 },
     }),
     numberSupply,
+    calls: createCallService({ db, pricing, clock, deliver: (m) => deps.chats.sink.inbound(m) }),
     subscriptions: createSubscriptionService({ db, pricing, supply: numberSupply, jobs, clock, mail, log: app.log }),
     pow,
     profile: createProfileService(db, media, app.log),

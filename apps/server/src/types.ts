@@ -21,6 +21,7 @@ import type { Limits } from './services/limits';
 import type { MediaService } from './services/media';
 import type { NumbersService } from './services/numbers';
 import type { SubscriptionService } from './services/subscriptions';
+import type { CallService } from './services/calls';
 import type { NumberSupplyPort } from './providers/numbers';
 import type { OperatorService } from './services/operator';
 import type { PaymentService } from './services/payments';
@@ -74,6 +75,8 @@ export interface Deps {
   numbers: NumbersService;
   /** Where rentable numbers come from (simulator by default). */
   numberSupply: NumberSupplyPort;
+  /** Calls to our numbers: forwarding / voicemail switches, call records and their charges. */
+  calls: CallService;
   /** Number rental: catalogue, subscribe, renewals (jobs), history. */
   subscriptions: SubscriptionService;
   operator: OperatorService;

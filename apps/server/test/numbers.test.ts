@@ -429,3 +429,103 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     expect(await ledgerOf(other.id)).toEqual({ balance: 100, rentBills: 0 });
   });
 });
+
+describe('numbers: forwarding, voicemail and calls', () => {
+  it('switches only where the plan allows, one at a time; calls are recorded and charged per started minute; a voicemail reaches the chat', async () => {
+    clock.set(Date.parse('2026-07-02T09:00:00Z'));
+    const u = await renter(30);
+    const other = await renter(0);
+    const rent = async (areaCode: string, name: string) => {
+      const plan = await planId('US', 'local', name, 'month');
+      const phone = (
+        await u.c.get('/web/getVirtualPhoneByAreaCode', { code: 'US', type: 'local', telCode: '1', areaCode })
+      ).body.data.numbers[0];
+      expect(
+        (
+          await u.c.post('/web/subVirtualPhone', {
+            planId: plan,
+            telCode: '1',
+            phone,
+            code: 'US',
+            type: 'local',
+          })
+        ).body.retcode,
+      ).toBe(0);
+      return `1${phone}`;
+    };
+    await rent('702', 'Pay As You Go');
+    expect((await u.c.post('/web/setForward', { forward: 1 })).body.retcode).toBe(100003);
+    expect((await u.c.post('/web/setVoicemail', { voicemail: 1 })).body.retcode).toBe(100003);
+    expect((await u.c.get('/web/getVirtualPhoneList')).body.data).toMatchObject({
+      canForward: false,
+      canVoicemail: false,
+    });
+    const full = await rent('775', 'Unlimited');
+    expect((await u.c.post('/web/setForward', { forward: 1 })).body.data).toEqual({
+      forwardStatus: 1,
+      voicemailStatus: 0,
+    });
+    expect((await u.c.post('/web/setVoicemail', { voicemail: 1 })).body.data).toEqual({
+      forwardStatus: 0,
+      voicemailStatus: 1,
+    });
+    expect((await u.c.get('/web/getVirtualPhoneList')).body.data).toMatchObject({
+      canForward: true,
+      canVoicemail: true,
+      forwardStatus: 0,
+      voicemailStatus: 1,
+    });
+    expect((await other.c.post('/web/setVoicemail', { voicemail: 1 })).body.retcode).toBe(100003);
+    const before = (await ledgerOf(u.id)).balance;
+
+    const call = (body: Record<string, unknown>) =>
+      t.app.inject({ method: 'POST', url: '/dev/inbound-call', payload: body });
+    const vm = await call({ from: '+1 415 555 0123', to: `+${full}`, seconds: 61 });
+    expect(vm.json().call).toMatchObject({
+      type: 'voicemail',
+      direction: 'in',
+      duration: 61,
+      billingDuration: 120,
+      charge: -0.008,
+      fromNumber: '14155550123',
+      toNumber: full,
+    });
+    const [msg] = await t.db.query(
+      `SELECT type, media, other_full_number FROM messages WHERE account_id = $1 AND type = 'voicemail'`,
+      [u.id],
+    );
+    expect(msg).toMatchObject({ type: 'voicemail', other_full_number: '14155550123' });
+    expect(msg.media).toMatch(/^\/media\//);
+
+    expect((await u.c.post('/web/setForward', { forward: 1 })).body.data).toEqual({
+      forwardStatus: 1,
+      voicemailStatus: 0,
+    });
+    const missed = await call({ from: '14155550124', to: full, seconds: 40, answered: false });
+    expect(missed.json().call).toMatchObject({ type: 'forward', duration: 0, billingDuration: 0, charge: 0 });
+    // a repeated report of one call is recorded and charged once
+    const report = { carrierId: 'CA123', from: '14155550125', to: full, seconds: 30, answered: true };
+    const [a, b] = await Promise.all([t.app.deps.calls.inbound(report), t.app.deps.calls.inbound(report)]);
+    expect([a, b].filter(Boolean)).toHaveLength(1);
+    expect(
+      await call({ from: '14155550125', to: '14155550999', seconds: 3 }).then((r) => r.json().retcode),
+    ).toBe(100002);
+
+    const list = (await u.c.get('/web/getCallList', { date: '2026-07' })).body.data;
+    expect(list.totalRows).toBe(3);
+    expect(list.callList.map((x: { type: string; charge: number }) => [x.type, x.charge])).toEqual([
+      ['forward', -0.004],
+      ['forward', 0],
+      ['voicemail', -0.008],
+    ]);
+    expect(list.callList[0]).toMatchObject({
+      tariffId: 114,
+      line: 'commonLine',
+      srcNum: '14155550125',
+      destNum: full,
+    });
+    expect((await other.c.get('/web/getCallList', { date: '2026-07' })).body.data.totalRows).toBe(0);
+    const after = await ledgerOf(u.id);
+    expect(Math.round((before - after.balance) * 10_000)).toBe(120);
+  });
+});

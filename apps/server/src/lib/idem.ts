@@ -28,6 +28,8 @@ export type IdemKind =
   | 'number-rent'
   /** a renewal try of a number: (number id, payment date, day of the try); the sweep: ('sweep', day) */
   | 'number-renew'
+  /** an incoming call's charge: (account, carrier call id) */
+  | 'call'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

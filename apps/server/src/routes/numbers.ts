@@ -4,7 +4,7 @@ import { route } from '../lib/route';
 
 /** Number rental (spec 001 §2 Numbers area, §4 New number flow, §7). */
 export default async function numberRoutes(app: FastifyInstance) {
-  const { subscriptions } = app.deps;
+  const { subscriptions, calls } = app.deps;
 
   route(app, endpoints.getAreaCodeV2, async ({ ctx }) => subscriptions.areas(ctx.lang));
   route(app, endpoints.getVirtualPhoneByAreaCode, async ({ input }) => subscriptions.freeNumbers(input));
@@ -36,6 +36,13 @@ export default async function numberRoutes(app: FastifyInstance) {
   route(app, endpoints.changePlan, async ({ input, session, ctx }) =>
     subscriptions.changePlan(session.accountId, session.brand, ctx.lang, input),
   );
+  route(app, endpoints.setForward, async ({ input, session }) =>
+    calls.setForward(session.accountId, input.forward),
+  );
+  route(app, endpoints.setVoicemail, async ({ input, session }) =>
+    calls.setVoicemail(session.accountId, input.voicemail),
+  );
+  route(app, endpoints.getCallList, async ({ input, session }) => calls.page(session.accountId, input));
   route(app, endpoints.getSubscriptionList, async ({ input, session }) =>
     subscriptions.historyPage(session.accountId, input),
   );

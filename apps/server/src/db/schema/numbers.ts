@@ -45,4 +45,20 @@ export interface NumbersTables {
     restored: Generated<boolean>;
     created_at: Date;
   };
+  call_records: {
+    id: Generated<number>;
+    account_id: number;
+    direction: 'in' | 'out';
+    from_number: string;
+    to_number: string;
+    duration: number;
+    billing_duration: number;
+    tariff_id: Generated<number>;
+    /** voice | forward | voicemail */
+    type: string;
+    charge: Generated<Minor>;
+    ledger_id: number | null;
+    carrier_id: string;
+    created_at: Date;
+  };
 }
