@@ -73,7 +73,7 @@ test('rent a number: step 1, step 2, confirm, result, management, history, unsub
   await expect(row).toContainText('4.0900 Coins');
   await page.screenshot({ path: 'test-results/numbers-management.png' });
   await page.getByRole('button', { name: 'Subscription history' }).click();
-  await expect(page.getByTestId('subs-total')).toHaveText('1 entries');
+  await expect(page.getByTestId('subs-total')).toHaveText('1 entry');
   await expect(page.getByRole('listitem').filter({ hasText: 'Subscribed' })).toContainText('-4.0900 Coins');
   // Chats has it as a sender
   const phones = await request('GET', '/web/getVirtualPhoneList', null, undefined, token);
@@ -99,6 +99,28 @@ test('rent a number: step 1, step 2, confirm, result, management, history, unsub
   await expect(page.getByRole('row', { name: new RegExp(chosen.replace(/\+/g, '\\+')) })).toContainText(
     '12.0900 Coins',
   );
+
+  // Unlimited allows voicemail: Settings shows; a simulated call leaves a message in the chat and a call record
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Voicemail', { exact: true }).click();
+  await expect(page.getByRole('switch', { name: /Voicemail/ })).toBeChecked();
+  await expect(page.getByRole('switch', { name: /Forward calls/ })).not.toBeChecked();
+  const called = await request('POST', '/dev/inbound-call', null, {
+    from: '+1 415 555 0123',
+    to: chosen,
+    seconds: 61,
+  });
+  expect(called.json.call).toMatchObject({ type: 'voicemail', billingDuration: 120, charge: -0.008 });
+  await rail(page).getByRole('button', { name: 'Chats' }).click();
+  await page.getByText('+1 415 555 0123').first().click();
+  await expect(page.locator('audio').first()).toBeAttached();
+  await rail(page).getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('button', { name: 'Call history' }).click();
+  await expect(page.getByTestId('calls-total')).toHaveText('1 entry');
+  await expect(page.getByRole('row', { name: /Voicemail · incoming/ })).toContainText('-0.0080 Coins');
+  await page.screenshot({ path: 'test-results/numbers-calls.png' });
+  await rail(page).getByRole('button', { name: 'Numbers' }).click();
+  await page.getByRole('button', { name: 'Number management' }).click();
 
   // unsubscribe: kept until its payment date
   await page.getByRole('button', { name: `Unsubscribe ${chosen}` }).click();

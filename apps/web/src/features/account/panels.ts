@@ -13,4 +13,5 @@ export const panelViews: Partial<Record<AccountPanel, LazyExoticComponent<Compon
   // it can use MonthTabs / recentMonths from ../history/MonthTabs.
   invite: lazy(() => import('../invite/InvitePanel')),
   redeemCode: lazy(() => import('../invite/RedeemCodePanel')),
+  call: lazy(() => import('../history/CallHistoryPanel')),
 };
