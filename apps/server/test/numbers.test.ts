@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { runAdmin } from '../src/cli/admin';
+import type { OpenContext } from '../src/cli/context';
 import { ManualClock } from '../src/lib/clock';
 import { credit } from './chat-support';
 import { signIn, startTestApp, type TestApp } from './helpers';
@@ -527,5 +529,71 @@ describe('numbers: forwarding, voicemail and calls', () => {
     expect((await other.c.get('/web/getCallList', { date: '2026-07' })).body.data.totalRows).toBe(0);
     const after = await ledgerOf(u.id);
     expect(Math.round((before - after.balance) * 10_000)).toBe(120);
+  });
+});
+
+describe('numbers: operator command', () => {
+  it('lists subscriptions, reclaims, restores and runs renewals now', async () => {
+    clock.set(Date.parse('2026-08-03T09:00:00Z'));
+    const d = t.app.deps;
+    const open: OpenContext = async (_flags, out) => ({
+      env: d.env,
+      demo: d.demo,
+      media: d.media,
+      numbers: d.numbers,
+      operator: d.operator,
+      payments: d.payments,
+      review: d.review,
+      subscriptions: d.subscriptions,
+      brand: 'numa',
+      out,
+      close: async () => {},
+    });
+    const run = async (...argv: string[]) => {
+      const lines: string[] = [];
+      const code = await runAdmin(argv, { out: (l = '') => lines.push(l), err: (l) => lines.push(l) }, open);
+      return { code, out: lines.join('\n') };
+    };
+    const u = await renter(10);
+    const plan = await planId('US', 'local', 'Pay As You Go', 'month');
+    const phone = (
+      await u.c.get('/web/getVirtualPhoneByAreaCode', {
+        code: 'US',
+        type: 'local',
+        telCode: '1',
+        areaCode: '617',
+      })
+    ).body.data.numbers[0];
+    expect(
+      (
+        await u.c.post('/web/subVirtualPhone', {
+          planId: plan,
+          telCode: '1',
+          phone,
+          code: 'US',
+          type: 'local',
+        })
+      ).body.retcode,
+    ).toBe(0);
+    const full = `1${phone}`;
+
+    expect((await run('number', 'subs', String(u.id))).out).toBe(
+      `+${full}  plan ${plan}  next 2026-09-03  renews`,
+    );
+    expect(await run('number', 'reclaim', `+${full}`)).toEqual({
+      code: 0,
+      out: `+${full} reclaimed from account ${u.id}`,
+    });
+    expect((await u.c.get('/web/getVirtualPhoneList')).body.data.virtualPhones).toEqual([]);
+    expect((await run('number', 'restore', `+${full}`)).code).toBe(0);
+    expect((await u.c.get('/web/getVirtualPhoneList')).body.data.virtualPhones).toMatchObject([
+      { phone, paymentDate: '2026-08-03' },
+    ]);
+    expect((await run('number', 'renew-now')).code).toBe(0);
+    expect((await u.c.get('/web/getVirtualPhoneList')).body.data.virtualPhones).toMatchObject([
+      { phone, paymentDate: '2026-09-03' },
+    ]);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 1.82, rentBills: 2 });
+    expect((await run('number', 'restore', `+${full}`)).code).not.toBe(0);
   });
 });

@@ -195,6 +195,21 @@ export const subscriptionsRepo = {
     );
   },
 
+  /** A number's latest reclaim (type 100) not yet restored, on any account. */
+  async lastExpired(q: Q, fullNumber: string): Promise<HistoryRow | null> {
+    return (
+      (await q
+        .selectFrom('subscription_history')
+        .select(historyCols)
+        .where('full_number', '=', fullNumber)
+        .where('type', '=', 100)
+        .where('restored', '=', false)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
   /** Marks a type-100 entry restored, once (false when it already was). */
   async markRestored(tx: Tx, id: number): Promise<boolean> {
     const r = await tx

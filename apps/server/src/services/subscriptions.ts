@@ -746,6 +746,74 @@ export function createSubscriptionService(d: SubscriptionDeps) {
       });
     },
 
+    /** The operator's reclaim: the number leaves its account now (history type 100, restorable). */
+    async reclaim(fullNumber: string): Promise<{ accountId: number } | null> {
+      const held = await numbersRepo.byFullNumber(db.q, fullNumber);
+      if (!held) return null;
+      const n = { telCode: held.telCode, phone: held.number, full: held.fullNumber };
+      await db.tx(async (tx) => {
+        const s = await subscriptionsRepo.lockForRenewal(tx, held.id);
+        await subscriptionsRepo.releaseNumber(tx, held.id);
+        await subscriptionsRepo.insertHistory(tx, {
+          accountId: held.accountId,
+          telCode: held.telCode,
+          number: held.number,
+          type: H.expired,
+          charge: zeroMinor,
+          planId: s ? (s.pendingPlanId ?? s.planId) : null,
+          ledgerId: null,
+          resDate: addDaysIso(today(), constants.numberRestoreDays),
+          createdAt: new Date(clock.now()),
+        });
+      });
+      await releaseLater(n);
+      return { accountId: held.accountId };
+    },
+
+    /**
+     * The operator's restore: the number's last reclaim undone for its former account, on its last
+     * plan, with its rent due today (the next renewal run charges it, or starts the grace period).
+     */
+    async restore(fullNumber: string): Promise<{ accountId: number }> {
+      const h = await subscriptionsRepo.lastExpired(db.q, fullNumber);
+      if (!h || h.planId === null)
+        throw new ApiError(300033, null, 'no reclaimed subscription of this number to restore');
+      const planId = h.planId;
+      await db.tx(async (tx) => {
+        if (!(await subscriptionsRepo.markRestored(tx, h.id)))
+          throw new ApiError(300033, null, 'already restored');
+        const facts = await numbersRepo.byFullNumber(tx, h.fullNumber);
+        if (facts) throw new ApiError(300033, null, `held by account ${facts.accountId}`);
+        const account = await accountsRepo.byId(tx, h.accountId);
+        const plan = await subscriptionsRepo.plan(tx, pricing.currencyOf(account!.brand), planId);
+        const vn = await numbersRepo.insert(tx, {
+          accountId: h.accountId,
+          telCode: h.telCode,
+          number: h.number,
+          country: plan?.country === 'TollFree' ? 'US' : (plan?.country ?? 'US'),
+          tollFree: plan?.country === 'TollFree',
+          tollFreeVerified: false,
+          planId,
+          paymentDate: today(),
+          monthRent: plan ? perMonth(plan) : zeroMinor,
+        });
+        if (!vn) throw new ApiError(300033, null, 'just taken');
+        await subscriptionsRepo.insertSubscription(tx, { numberId: vn.id, accountId: h.accountId, planId });
+        await subscriptionsRepo.insertHistory(tx, {
+          accountId: h.accountId,
+          telCode: h.telCode,
+          number: h.number,
+          type: H.resubscribe,
+          charge: zeroMinor,
+          planId,
+          ledgerId: null,
+          createdAt: new Date(clock.now()),
+        });
+      });
+      await acquireLater({ telCode: h.telCode, phone: h.number, full: h.fullNumber });
+      return { accountId: h.accountId };
+    },
+
     ofAccount: (accountId: number): Promise<SubscriptionRow[]> =>
       subscriptionsRepo.ofAccount(db.q, accountId),
   };
