@@ -29,6 +29,7 @@ import { SmtpMail } from './providers/mail/smtp';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
 import { NoSpeechToText } from './providers/stt/none';
+import { SimulatedSpeechToText } from './providers/stt/simulator';
 import type { SttPort } from './providers/stt/port';
 import realtimePlugin from './realtime';
 import { RealtimeHub } from './realtime/hub';
@@ -163,7 +164,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ...(redis ? { redis: { client: redis, channel: sessionsChannel(env.REDIS_KEY_PREFIX) } } : {}),
   });
   const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
-  const stt = opts.stt ?? new NoSpeechToText();
+  const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
   const numberSupply = opts.numberSupply ?? createNumberSupply();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const deps: Deps = {

@@ -3,6 +3,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { runAdmin } from '../src/cli/admin';
 import type { OpenContext } from '../src/cli/context';
 import { ManualClock } from '../src/lib/clock';
+import { SimulatedSpeechToText } from '../src/providers/stt/simulator';
 import { credit } from './chat-support';
 import { signIn, startTestApp, type TestApp } from './helpers';
 
@@ -53,7 +54,7 @@ async function planId(code: string, type: string, name: string, period: string) 
 }
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  t = await startTestApp({ clock, stt: new SimulatedSpeechToText() });
   anyone = (await renter()).c;
 });
 afterAll(async () => {
@@ -482,7 +483,12 @@ describe('numbers: forwarding, voicemail and calls', () => {
 
     const call = (body: Record<string, unknown>) =>
       t.app.inject({ method: 'POST', url: '/dev/inbound-call', payload: body });
-    const vm = await call({ from: '+1 415 555 0123', to: `+${full}`, seconds: 61 });
+    const vm = await call({
+      from: '+1 415 555 0123',
+      to: `+${full}`,
+      seconds: 61,
+      message: 'Call me back about the lease',
+    });
     expect(vm.json().call).toMatchObject({
       type: 'voicemail',
       direction: 'in',
@@ -498,6 +504,13 @@ describe('numbers: forwarding, voicemail and calls', () => {
     );
     expect(msg).toMatchObject({ type: 'voicemail', other_full_number: '14155550123' });
     expect(msg.media).toMatch(/^\/media\//);
+    // the simulated speech-to-text hears the caller's words in the recording
+    const dialog = (
+      await u.c.get('/web/getDialogList', { ownFullNumber: full, otherFullNumber: '14155550123' })
+    ).body.data.dialogList;
+    const voice = dialog.find((m: { type: string }) => m.type === 'voicemail');
+    const stt = await u.c.get('/web/speechToText', { media: voice.media, smsId: voice.smsId });
+    expect(stt.body).toMatchObject({ retcode: 0, data: { text: 'Call me back about the lease' } });
 
     expect((await u.c.post('/web/setForward', { forward: 1 })).body.data).toEqual({
       forwardStatus: 1,

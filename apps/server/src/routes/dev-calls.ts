@@ -21,10 +21,12 @@ const DevInboundCall = z.strictObject({
     .max(4 * 3600),
   /** A forwarded call was picked up on the account's phone. */
   answered: z.boolean().default(true),
+  /** What the caller says when the call goes to voicemail (the recording carries it for speech-to-text). */
+  message: z.string().max(1000).optional(),
 });
 
 /**
- * Dev mode only: `POST /dev/inbound-call {from, to, seconds, answered}` plays the simulated carrier's
+ * Dev mode only: `POST /dev/inbound-call {from, to, seconds, answered, message?}` plays the simulated carrier's
  * incoming call to one of our numbers: forwarded, recorded as a voicemail (delivered to the chat) or
  * missed, by the holder's settings, then recorded and charged. Answers the call record; 100002 when
  * no account holds `to`.

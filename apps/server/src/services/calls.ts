@@ -21,6 +21,8 @@ export interface InboundCall {
   seconds: number;
   /** the forwarded call was picked up */
   answered: boolean;
+  /** what the caller says into the voicemail (the simulated recording carries it) */
+  message?: string | undefined;
 }
 
 const notAllowed = () =>
@@ -29,25 +31,40 @@ const notAllowed = () =>
     zh: zh.numbers.callSettingNotAllowed,
   });
 
-/** A short WAV (8 kHz, 8-bit mono) of a soft tone: the simulated carrier's voicemail recording. */
-export function simulatedRecording(seconds: number): Buffer {
+/**
+ * The simulated carrier's voicemail recording: a WAV (8 kHz, 8-bit mono) of a soft tone, at most 10 s,
+ * with what the caller said in its LIST/INFO `ICMT` chunk (the speech-to-text simulator reads it).
+ */
+export function simulatedRecording(seconds: number, words = ''): Buffer {
   const rate = 8000;
   const n = rate * Math.max(1, Math.min(seconds, 10));
-  const b = Buffer.alloc(44 + n);
-  b.write('RIFF', 0);
-  b.writeUInt32LE(36 + n, 4);
-  b.write('WAVEfmt ', 8);
-  b.writeUInt32LE(16, 16);
-  b.writeUInt16LE(1, 20);
-  b.writeUInt16LE(1, 22);
-  b.writeUInt32LE(rate, 24);
-  b.writeUInt32LE(rate, 28);
-  b.writeUInt16LE(1, 32);
-  b.writeUInt16LE(8, 34);
-  b.write('data', 36);
-  b.writeUInt32LE(n, 40);
-  for (let i = 0; i < n; i++) b[44 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
-  return b;
+  const fmt = Buffer.alloc(24);
+  fmt.write('fmt ', 0);
+  fmt.writeUInt32LE(16, 4);
+  fmt.writeUInt16LE(1, 8);
+  fmt.writeUInt16LE(1, 10);
+  fmt.writeUInt32LE(rate, 12);
+  fmt.writeUInt32LE(rate, 16);
+  fmt.writeUInt16LE(1, 20);
+  fmt.writeUInt16LE(8, 22);
+  const text = Buffer.from(`${words}\0`, 'utf8');
+  const pad = text.length % 2;
+  const list = Buffer.alloc(20 + text.length + pad);
+  list.write('LIST', 0);
+  list.writeUInt32LE(12 + text.length + pad, 4);
+  list.write('INFO', 8);
+  list.write('ICMT', 12);
+  list.writeUInt32LE(text.length, 16);
+  text.copy(list, 20);
+  const data = Buffer.alloc(8 + n);
+  data.write('data', 0);
+  data.writeUInt32LE(n, 4);
+  for (let i = 0; i < n; i++) data[8 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  const head = Buffer.alloc(12);
+  head.write('RIFF', 0);
+  head.writeUInt32LE(4 + fmt.length + list.length + data.length, 4);
+  head.write('WAVE', 8);
+  return Buffer.concat([head, fmt, list, data]);
 }
 
 /**
@@ -177,7 +194,7 @@ export function createCallService(d: {
           from,
           to,
           text: '',
-          media: [{ bytes: simulatedRecording(seconds), fileName: 'voicemail.wav' }],
+          media: [{ bytes: simulatedRecording(seconds, c.message ?? ''), fileName: 'voicemail.wav' }],
           type: 'voicemail',
         });
       }
