@@ -33,6 +33,12 @@ test('rent a number: step 1, step 2, confirm, result, management, history, unsub
   expect((await adminCommand('account', 'credit', `+1${phone}`, '20')).stderr).toBe('');
 
   await openSignedIn(page, null, token, '/numbers');
+  // the first-open tip; the help button reopens it
+  const tip = page.getByRole('dialog', { name: 'Get your own number' });
+  await tip.getByRole('button', { name: 'Close' }).first().click();
+  await page.getByRole('button', { name: 'How it works' }).click();
+  await tip.getByRole('button', { name: 'Close' }).first().click();
+  await expect(tip).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'New number' })).toBeVisible();
   // step 1: the first state and area code are chosen, and the first number of the area selected
   await expect(page.getByRole('button', { name: /Country/ })).toContainText('United States (+1)');
