@@ -146,4 +146,19 @@ test('rent a number: step 1, step 2, confirm, result, management, history, unsub
   await expect(page.getByRole('heading', { name: '新号码' })).toBeVisible();
   await expect(page.getByRole('listbox', { name: '可用号码' })).toBeVisible();
   await page.screenshot({ path: 'test-results/numbers-zh.png' });
+  // GB: no province, no area code; toll-free: no province, its area codes
+  await page.getByRole('button', { name: /国家/ }).click();
+  await page.getByRole('option', { name: '英国 (+44)' }).click();
+  await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /区号/ })).toHaveCount(0);
+  await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
+    '+44 7',
+  );
+  await page.getByRole('button', { name: /国家/ }).click();
+  await page.getByRole('option', { name: '美国/加拿大免费号码 (+1)' }).click();
+  await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /区号/ })).toContainText('800');
+  await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
+    '+1 800',
+  );
 });
