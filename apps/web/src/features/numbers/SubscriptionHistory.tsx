@@ -64,16 +64,28 @@ function MonthList({ month }: { month: string }) {
   });
   if (list.isPending) return <Loading label={t('app.loading')} />;
   if (list.isError) return <LoadFailed onRetry={() => list.refetch()} />;
+  const entries = list.data.pages.flatMap((p) => p.list);
+  const total = list.data.pages[0]?.totalRows ?? 0;
+  // the next page loads within 20 px of the bottom, not while loading (spec 001 §5)
+  const onScroll = (e: React.UIEvent<HTMLUListElement>) => {
+    const el = e.currentTarget;
+    if (
+      el.scrollHeight - el.scrollTop - el.clientHeight <= constants.scrollThresholdPx &&
+      list.hasNextPage &&
+      !list.isFetchingNextPage
+    )
+      void list.fetchNextPage();
+  };
   return (
     <>
       <p className="muted" data-testid="subs-total">
-        {t('numbers.history.total', { count: list.data.totalRows })}
+        {t('numbers.history.total', { count: total })}
       </p>
-      {list.data.list.length === 0 ? (
+      {entries.length === 0 ? (
         <p className="empty-state">{t('numbers.history.empty')}</p>
       ) : (
-        <ul className="history-list">
-          {list.data.list.map((e) => (
+        <ul className="history-list" onScroll={onScroll}>
+          {entries.map((e) => (
             <li key={e._id} className="history-row">
               <span className="history-number">{e.number}</span>
               <span>{t(`numbers.history.types.${typeKey[e.type] ?? 'subscribe'}`)}</span>

@@ -1,5 +1,5 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { endpoints, type NumberCountry, type NumberKind } from '@numa/contract';
+import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { constants, endpoints, type NumberCountry, type NumberKind } from '@numa/contract';
 import { call } from '../../lib/api';
 import { accountKeys } from '../account/api';
 import { chatKeys } from '../chats/api';
@@ -44,11 +44,21 @@ export const useMyNumbers = () =>
     staleTime: 60_000,
   });
 
+/** A month of subscription history, page by page (infinite scroll; spec 001 §9 page size 200). */
 export const useSubscriptionHistory = (month: string) =>
-  useQuery({
+  useInfiniteQuery({
     queryKey: numberKeys.history(month),
-    queryFn: () =>
-      call(endpoints.getSubscriptionList, { date: month, pageNo: 1, pageSize: 200 }, { silent: true }),
+    initialPageParam: 1,
+    queryFn: ({ pageParam }) =>
+      call(
+        endpoints.getSubscriptionList,
+        { date: month, pageNo: pageParam, pageSize: constants.pageSize.subscription },
+        { silent: true },
+      ),
+    getNextPageParam: (last, pages) =>
+      pages.reduce((n, p) => n + p.list.length, 0) < last.totalRows && last.list.length > 0
+        ? pages.length + 1
+        : undefined,
   });
 
 /** After anything that changes the account's numbers or balance. */
