@@ -30,9 +30,9 @@ export default function SubscriptionHistory() {
     <section className="numbers-panel" aria-labelledby="subs-history-title">
       <h2 id="subs-history-title">{t('numbers.history.title')}</h2>
       <Tabs selectedKey={month} onSelectionChange={(k) => setMonth(String(k))}>
-        <TabList className="month-tabs" aria-label={t('numbers.history.months')}>
+        <TabList className="numbers-month-tabs" aria-label={t('numbers.history.months')}>
           {months.map((m) => (
-            <Tab key={m} id={m} className="month-tab">
+            <Tab key={m} id={m} className="numbers-month-tab">
               {m}
             </Tab>
           ))}
