@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhone } from '@numa/contract';
 import { runAdmin } from '../src/cli/admin';
 import type { OpenContext } from '../src/cli/context';
 import { ManualClock } from '../src/lib/clock';
@@ -87,12 +87,12 @@ describe('numbers: catalogue', () => {
     ).body.data;
     expect(local.numbers).toHaveLength(10);
     for (const n of local.numbers) {
-      const p = parsePhoneNumberFromString(`+1${n}`)!;
+      const p = parsePhone(`1${n}`)!;
       expect(p.isValid() && p.country === 'US' && n.startsWith('415')).toBe(true);
     }
     const gb = (await c.get('/web/getVirtualPhoneByAreaCode', { code: 'GB', type: 'mobile', telCode: '44' }))
       .body.data;
-    expect(parsePhoneNumberFromString(`+44${gb.numbers[0]}`)!.getType()).toBe('MOBILE');
+    expect(parsePhone(`44${gb.numbers[0]}`)!.getType()).toBe('MOBILE');
     const tf = (
       await c.get('/web/getVirtualPhoneByAreaCode', {
         code: 'TollFree',
@@ -101,7 +101,7 @@ describe('numbers: catalogue', () => {
         areaCode: '800',
       })
     ).body.data;
-    expect(parsePhoneNumberFromString(`+1${tf.numbers[0]}`)!.getType()).toBe('TOLL_FREE');
+    expect(parsePhone(`1${tf.numbers[0]}`)!.getType()).toBe('TOLL_FREE');
     // an area the supply does not serve: an empty list, not an error
     const none = await c.get('/web/getVirtualPhoneByAreaCode', {
       code: 'US',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhone } from '@numa/contract';
 import { caAreaCodes, mobileRanges, tollFreeCodes, usAreaCodes } from './areaCodes';
 import type { NumberQuery, NumberSupplyPort, SupplyNumber } from './port';
 
@@ -76,7 +76,7 @@ export class SimulatedNumberSupply implements NumberSupplyPort {
       const phone = make(r);
       const full = telCode + phone;
       if (seen.has(full)) continue;
-      const p = parsePhoneNumberFromString(`+${full}`);
+      const p = parsePhone(full);
       if (!p?.isValid() || p.country !== country) continue;
       const type = p.getType();
       const ok =
