@@ -29,6 +29,7 @@ import { SmtpMail } from './providers/mail/smtp';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
 import { NoSpeechToText } from './providers/stt/none';
+import { SimulatedSpeechToText } from './providers/stt/simulator';
 import type { SttPort } from './providers/stt/port';
 import realtimePlugin from './realtime';
 import { RealtimeHub } from './realtime/hub';
@@ -57,6 +58,10 @@ import { createInviteService } from './services/invite';
 import { createLimits } from './services/limits';
 import { createMediaService } from './services/media';
 import { createNumbersService } from './services/numbers';
+import { createSubscriptionService } from './services/subscriptions';
+import { createCallService } from './services/calls';
+import { createNumberSupply, type NumberSupplyPort } from './providers/numbers';
+import numberRoutes from './routes/numbers';
 import { createOperatorService } from './services/operator';
 import { createPaymentService } from './services/payments';
 import { createPowService } from './services/pow';
@@ -77,6 +82,8 @@ export interface BuildOptions {
   carrier?: CarrierPort;
   mediaStore?: MediaStorePort;
   stt?: SttPort;
+  /** Where rentable numbers come from (default: the simulator). */
+  numberSupply?: NumberSupplyPort;
   /** Chat tuning (tests: short retry delays, small abuse limits). */
   chats?: Partial<ChatOptions>;
   /** Jobs tuning (tests: short leases and polls). */
@@ -157,7 +164,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ...(redis ? { redis: { client: redis, channel: sessionsChannel(env.REDIS_KEY_PREFIX) } } : {}),
   });
   const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
-  const stt = opts.stt ?? new NoSpeechToText();
+  const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
+  const numberSupply = opts.numberSupply ?? createNumberSupply();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const deps: Deps = {
     env,
@@ -199,6 +207,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           })),
       options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 },
     }),
+    numberSupply,
+    calls: createCallService({ db, pricing, clock, deliver: (m) => deps.chats.sink.inbound(m) }),
+    subscriptions: createSubscriptionService({ db, pricing, supply: numberSupply, jobs, clock, mail, log: app.log }),
     pow,
     profile: createProfileService(db, media, app.log),
     review: createReviewService(db, media),
@@ -259,6 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(paymentRoutes);
   await app.register(rateRoutes);
   await app.register(chatRoutes);
+  await app.register(numberRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);

@@ -50,6 +50,8 @@ export const EnvSchema = z.object({
   /** SMTP server for e-mailed codes (nodemailer URL). When unset, mail goes to the simulator. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Numa <no-reply@numa.app>'),
+  /** Speech-to-text for voicemail and voice messages: the built-in simulator (default) or none (600000). */
+  STT: z.enum(['simulator', 'none']).default('simulator'),
   /** Carrier adapter for SMS/MMS. */
   CARRIER: z.enum(['simulator', 'twilio']).default('simulator'),
   /** Twilio (CARRIER=twilio): the account SID and auth token (REST calls, webhook signatures). */

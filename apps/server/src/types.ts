@@ -20,6 +20,9 @@ import type { InviteService } from './services/invite';
 import type { Limits } from './services/limits';
 import type { MediaService } from './services/media';
 import type { NumbersService } from './services/numbers';
+import type { SubscriptionService } from './services/subscriptions';
+import type { CallService } from './services/calls';
+import type { NumberSupplyPort } from './providers/numbers';
 import type { OperatorService } from './services/operator';
 import type { PaymentService } from './services/payments';
 import type { PowService } from './services/pow';
@@ -70,6 +73,12 @@ export interface Deps {
   limits: Limits;
   media: MediaService;
   numbers: NumbersService;
+  /** Where rentable numbers come from (simulator by default). */
+  numberSupply: NumberSupplyPort;
+  /** Calls to our numbers: forwarding / voicemail switches, call records and their charges. */
+  calls: CallService;
+  /** Number rental: catalogue, subscribe, renewals (jobs), history. */
+  subscriptions: SubscriptionService;
   operator: OperatorService;
   /** Top-up: methods, orders, provider notifications, the payment / bill / SMS histories. */
   payments: PaymentService;

@@ -73,6 +73,8 @@ export function testEnv(overrides: Record<string, string> = {}): Env {
     CAPTCHA_POW_MAX: '200',
     // suites change sessions and accounts in the database by hand and expect it at once (the cache has its own suite)
     SESSION_CACHE_MS: '0',
+    // no speech-to-text unless a suite asks for one (the numbers suite uses the simulator)
+    STT: 'none',
     ...overrides,
   });
 }

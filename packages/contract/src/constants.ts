@@ -154,6 +154,16 @@ export const constants = {
 
   /** Subscription-history types (spec 001 §3: 1, 2, 3, 5, 6, 7, 100; names decided). 100 offers re-subscribe. */
   subscriptionHistoryTypes: { subscribe: 1, renew: 2, changePlan: 3, unsubscribe: 5, refund: 6, resubscribe: 7, expired: 100 },
+  /**
+   * Renewals (decided): a rent that cannot be paid on its date is retried daily for this many days
+   * (the number keeps working and the user is told, by socket and e-mail); then the number is reclaimed
+   * (history type 100).
+   */
+  numberGraceDays: 7,
+  /** A reclaimed number may be re-subscribed for this many days after it was reclaimed, while nobody else holds it (decided). */
+  numberRestoreDays: 30,
+  /** How many free numbers getVirtualPhoneByAreaCode lists (decided). */
+  numbersPerArea: 10,
   /** Verification-history types (spec 001 §3: 1, 2, 100; names decided). 100 offers re-subscribe. */
   verificationHistoryTypes: { subscribe: 1, renew: 2, expired: 100 },
   /** SIM / plan order card types (spec 001 §9: 1 eSIM, 2, 3; 2 and 3 decided). */

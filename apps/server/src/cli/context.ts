@@ -1,7 +1,13 @@
+import type { MailPort } from '../providers/mail/port';
+import { SimulatedMail } from '../providers/mail/simulator';
+import { SmtpMail } from '../providers/mail/smtp';
+import { createNumberSupply } from '../providers/numbers';
+import { createPricing } from '../services/pricing';
+import { createSubscriptionService } from '../services/subscriptions';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BrandId, fromMinor, type Brand } from '@numa/contract';
-import { openDatabase } from '../db';
+import { openDatabase, type Database } from '../db';
 import { loadEnv, type Env } from '../env';
 import { LocalMediaStore } from '../providers/media/local';
 import type { Account } from '../services/accounts';
@@ -18,14 +24,20 @@ import { createReviewService } from '../services/review';
 import type { Deps } from '../types';
 
 /** What a command gets: the services it works with, and the brand chosen with --brand. */
-export interface CliContext extends Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'> {
+export interface CliContext
+  extends
+    Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'>,
+    Partial<Pick<Deps, 'subscriptions'>> {
   env: Env;
   brand: BrandId;
   out: (line?: string) => void;
 }
 
 /** Builds a command's context; `close` ends what it opened. */
-export type OpenContext = (flags: Record<string, string | boolean>, out: (line?: string) => void) => Promise<CliContext & { close(): Promise<void> }>;
+export type OpenContext = (
+  flags: Record<string, string | boolean>,
+  out: (line?: string) => void,
+) => Promise<CliContext & { close(): Promise<void> }>;
 
 export function brandFlag(flags: Record<string, string | boolean>, env: Env): BrandId {
   const brand = BrandId.safeParse(flags.brand ?? env.DEFAULT_BRAND);
@@ -81,6 +93,7 @@ export const openLocal: OpenContext = async (flags, out) => {
     operator: createOperatorService(db),
     payments: cliPayments(env, db),
     review: createReviewService(db, media),
+    subscriptions: localSubscriptions(db, env),
     close: () => db.close(),
   };
 };
@@ -97,7 +110,17 @@ export function describeAccount(a: Account, brand: Brand): string[] {
 }
 
 /** A logger that drops everything (the command prints its own lines). */
-const quiet: FastifyBaseLogger = { level: 'silent', child: () => quiet, fatal() {}, error() {}, warn() {}, info() {}, debug() {}, trace() {}, silent() {} } as unknown as FastifyBaseLogger;
+const quiet: FastifyBaseLogger = {
+  level: 'silent',
+  child: () => quiet,
+  fatal() {},
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  trace() {},
+  silent() {},
+} as unknown as FastifyBaseLogger;
 
 /** The payment service for the command (its jobs are the server's; nothing is started here). */
 function cliPayments(env: Env, db: Awaited<ReturnType<typeof openDatabase>>) {
@@ -105,5 +128,30 @@ function cliPayments(env: Env, db: Awaited<ReturnType<typeof openDatabase>>) {
   const providers = paymentProviders(env, db, systemClock, async () => {
     throw new Error('the sandbox posts notifications from the running server only');
   });
-  return createPaymentService({ db, jobs, clock: systemClock, log: quiet, ...providers, options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 } });
+  return createPaymentService({
+    db,
+    jobs,
+    clock: systemClock,
+    log: quiet,
+    ...providers,
+    options: {
+      dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS,
+      orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000,
+    },
+  });
+}
+
+/** The numbers service for a command run without the server (its jobs run in this process, when asked). */
+function localSubscriptions(db: Database, env: Env) {
+  const jobs = createJobs({ db, clock: systemClock, log: quiet });
+  const mail: MailPort = env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail();
+  return createSubscriptionService({
+    db,
+    pricing: createPricing(db),
+    supply: createNumberSupply(),
+    jobs,
+    clock: systemClock,
+    mail,
+    log: quiet,
+  });
 }

@@ -18,7 +18,7 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
   const file = adminSocketPath(app.deps.env);
   rmSync(file, { force: true });
   const { runAdmin } = await import('./admin');
-  const { env, demo, media, numbers, operator, payments, review } = app.deps;
+  const { env, demo, media, numbers, operator, payments, review, subscriptions } = app.deps;
   const open: OpenContext = async (flags, out) => ({
     env,
     demo,
@@ -27,6 +27,7 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
     operator,
     payments,
     review,
+    subscriptions,
     brand: brandFlag(flags, env),
     out,
     close: async () => {},
@@ -38,7 +39,11 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
       try {
         const { argv } = JSON.parse(line) as { argv: unknown };
         if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) throw new Error('bad request');
-        const code = await runAdmin(argv, { out: (l = '') => send({ out: l }), err: (l) => send({ err: l }) }, open);
+        const code = await runAdmin(
+          argv,
+          { out: (l = '') => send({ out: l }), err: (l) => send({ err: l }) },
+          open,
+        );
         send({ exit: code });
       } catch (err) {
         send({ err: (err as Error).message });

@@ -24,6 +24,12 @@ export type IdemKind =
   /** a paid top-up order's credit / its operator refund: (order id) */
   | 'pay'
   | 'pay-refund'
+  /** a number's rent: (number id, 'sub' | 'resub-<history id>' | 'renew-<payment date>' | 'change-<…>') */
+  | 'number-rent'
+  /** a renewal try of a number: (number id, payment date, day of the try); the sweep: ('sweep', day) */
+  | 'number-renew'
+  /** an incoming call's charge: (account, carrier call id) */
+  | 'call'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

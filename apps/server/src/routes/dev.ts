@@ -5,6 +5,7 @@ import { ApiError } from '../lib/errors';
 import { invalid } from '../lib/route';
 import { isLoopbackAddress } from '../lib/net';
 import devInboundRoutes from './dev-inbound';
+import devCallRoutes from './dev-calls';
 
 /** An e-mail as given (lower case); a phone number as its digits (`+1 (415) 555-0100` → `14155550100`). */
 const addressParam = (to: string) => (to.includes('@') ? to.toLowerCase() : to.replace(/[^\d]/g, ''));
@@ -33,6 +34,7 @@ export default async function devRoutes(app: FastifyInstance) {
 
   // POST /dev/inbound: a message from outside to one of our numbers (chats)
   await app.register(devInboundRoutes);
+  await app.register(devCallRoutes);
 
   app.get('/dev/outbox', async (req) => {
     const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);

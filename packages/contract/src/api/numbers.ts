@@ -217,8 +217,9 @@ export const reSubVirtualPhone = defineEndpoint({
 });
 
 /**
- * Give a number back. Decided: it is released at once and the rent already paid is not refunded
- * (the confirmation dialog says so); the result is empty.
+ * Give a number back. Decided (issue 11): renewals stop and the number stays the account's until its
+ * paid period ends (its paymentDate), when the renewal job releases it; nothing is refunded (the
+ * confirmation dialog says so). History type 5. The result is empty.
  */
 export const unSubVirtualPhone = defineEndpoint({
   name: 'unSubVirtualPhone',

@@ -1,6 +1,7 @@
 import { brands, fromMinor, toMinor } from '@numa/contract';
 import { NumberRuleError } from '../../services/numbers';
 import { phoneFacts } from '../../lib/sms';
+import { ApiError } from '../../lib/errors';
 import { CliError, type CliContext, type Command } from '../context';
 
 async function mustFind(ctx: CliContext, who: string | undefined) {
@@ -9,6 +10,11 @@ async function mustFind(ctx: CliContext, who: string | undefined) {
   if (!a) throw new CliError(`No ${ctx.brand} account matches ${who}.`);
   return a;
 }
+
+const subsOf = (ctx: CliContext) => {
+  if (!ctx.subscriptions) throw new CliError('Number rental is not available in this context.');
+  return ctx.subscriptions;
+};
 
 const numberArg = (s: string | undefined) => {
   if (!s) throw new CliError('Which number? Give it with its country code: +14155550100.');
@@ -86,6 +92,57 @@ export const numberCommands: Command[] = [
         ctx.out(
           `+${n.fullNumber}  ${n.country}${n.tollFree ? ` toll-free${n.tollFreeVerified ? ' (verified)' : ' (not verified)'}` : ''}  plan ${n.planId}  rent ${fromMinor(n.monthRent).toFixed(decimals)}  next ${n.paymentDate}`,
         );
+      }
+    },
+  },
+  {
+    name: 'number subs',
+    usage: 'number subs <account> [--brand numa]',
+    summary: "An account's rented numbers: plan, next payment, renewal, grace, pending plan change.",
+    async run(ctx, [who]) {
+      const a = await mustFind(ctx, who);
+      const subs = await subsOf(ctx).ofAccount(a.id);
+      if (!subs.length) return ctx.out(`account ${a.id} rents no number`);
+      for (const s of subs) {
+        ctx.out(
+          `+${s.fullNumber}  plan ${s.planId}${s.pendingPlanId ? ` (→ ${s.pendingPlanId} on ${s.paymentDate})` : ''}  next ${s.paymentDate}  ${s.autoRenew ? 'renews' : 'unsubscribed: released then'}${s.graceSince ? `  unpaid since ${s.graceSince}` : ''}`,
+        );
+      }
+    },
+  },
+  {
+    name: 'number renew-now',
+    usage: 'number renew-now',
+    summary: 'Run the renewals that are due now (charges, grace notices, reclaims, releases), then return.',
+    async run(ctx) {
+      await subsOf(ctx).runRenewals();
+      ctx.out('renewals due now have run');
+    },
+  },
+  {
+    name: 'number reclaim',
+    usage: 'number reclaim <+number>',
+    summary: 'Take a rented number back now (its account may re-subscribe it for 30 days while it is free).',
+    async run(ctx, [number]) {
+      const facts = numberArg(number);
+      const r = await subsOf(ctx).reclaim(facts.full);
+      if (!r) throw new CliError(`No account holds +${facts.full}.`);
+      ctx.out(`+${facts.full} reclaimed from account ${r.accountId}`);
+    },
+  },
+  {
+    name: 'number restore',
+    usage: 'number restore <+number>',
+    summary: 'Undo the last reclaim of a number: back to its account on its plan, rent due today.',
+    async run(ctx, [number]) {
+      const facts = numberArg(number);
+      try {
+        const r = await subsOf(ctx).restore(facts.full);
+        ctx.out(`+${facts.full} restored to account ${r.accountId}; its rent is due today`);
+      } catch (err) {
+        if (err instanceof ApiError)
+          throw new CliError(`+${facts.full} cannot be restored${err.detail ? `: ${err.detail}` : ''}.`);
+        throw err;
       }
     },
   },

@@ -6,6 +6,7 @@ import type { ChatsTables } from './chats';
 import type { JobsTables } from './jobs';
 import type { MediaTables } from './media';
 import type { PaymentsTables } from './payments';
+import type { NumbersTables } from './numbers';
 import type { PricingTables } from './pricing';
 import type { SecurityTables } from './security';
 import type { SigninTables } from './signin';
@@ -25,6 +26,7 @@ export interface DB
     JobsTables,
     MediaTables,
     PaymentsTables,
+    NumbersTables,
     PricingTables,
     SecurityTables,
     SigninTables {}

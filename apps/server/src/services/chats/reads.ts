@@ -5,6 +5,7 @@ import { SttFailedError, SttUnavailableError, type SttPort } from '../../provide
 import { accountsRepo } from '../../repositories/accounts';
 import { adsRepo } from '../../repositories/ads';
 import { messagesRepo } from '../../repositories/messages';
+import { callsRepo } from '../../repositories/calls';
 import { numbersRepo } from '../../repositories/numbers';
 import { mediaIdFromUrl, type MediaService } from '../media';
 import { toChatListItem, toDialogMessage } from './views';
@@ -34,10 +35,11 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
   const { db, media, stt } = deps;
   return {
     async virtualPhones(accountId: number) {
-      const [numbers, settings, account] = await Promise.all([
+      const [numbers, settings, account, rights] = await Promise.all([
         numbersRepo.ofAccount(db.q, accountId),
         numbersRepo.callSettings(db.q, accountId),
         accountsRepo.byId(db.q, accountId),
+        callsRepo.rights(db.q, accountId),
       ]);
       return {
         virtualPhones: numbers.map((n) => ({
@@ -47,9 +49,10 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
           monthRent: fromMinor(n.monthRent),
           planId: n.planId,
         })),
-        // decided: calls are forwarded to the account's own phone, so forwarding needs one
-        canForward: numbers.length > 0 && !!account?.phone,
-        canVoicemail: numbers.length > 0,
+        // decided: calls are forwarded to the account's own phone, so forwarding needs one; and a
+        // plan that allows it (numbers area: callsRepo.rights)
+        canForward: numbers.length > 0 && !!account?.phone && rights.forward,
+        canVoicemail: numbers.length > 0 && rights.voicemail,
         ...settings,
       };
     },

@@ -9,8 +9,7 @@ export const panelViews: Partial<Record<AccountPanel, LazyExoticComponent<Compon
   paymentHistory: lazy(() => import('../history/PaymentHistoryPanel')),
   billHistory: lazy(() => import('../history/BillHistoryPanel')),
   sms: lazy(() => import('../history/SmsHistoryPanel')),
-  // CALL HISTORY: the numbers area (issue 11) registers `call` here with its panel (getCallList);
-  // it can use MonthTabs / recentMonths from ../history/MonthTabs.
+  call: lazy(() => import('../history/CallHistoryPanel')),
   invite: lazy(() => import('../invite/InvitePanel')),
   redeemCode: lazy(() => import('../invite/RedeemCodePanel')),
 };

@@ -1,0 +1,334 @@
+import type { Minor } from '@numa/contract';
+import { sql } from 'kysely';
+import type { Q, Tx } from '../db';
+import { rateSubquery } from './rates';
+
+/** A plan of the catalogue with its price in one currency (null: not priced in it). */
+export interface PlanRow {
+  id: number;
+  country: string;
+  kind: string;
+  group: string;
+  period: 'month' | 'quarter' | 'year';
+  chargeType: number;
+  canForward: boolean;
+  canVoicemail: boolean;
+  activationFee: Minor;
+  active: boolean;
+  price: Minor | null;
+}
+
+export interface HistoryRow {
+  id: number;
+  accountId: number;
+  telCode: string;
+  number: string;
+  fullNumber: string;
+  type: number;
+  charge: Minor;
+  planId: number | null;
+  resDate: string | null;
+  restored: boolean;
+  createdAt: Date;
+}
+
+export interface SubscriptionRow {
+  numberId: number;
+  accountId: number;
+  telCode: string;
+  number: string;
+  fullNumber: string;
+  country: string;
+  tollFree: boolean;
+  planId: number;
+  pendingPlanId: number | null;
+  autoRenew: boolean;
+  /** ISO date of the next rent */
+  paymentDate: string;
+  graceSince: string | null;
+}
+
+const planQuery = (q: Q, currency: string) =>
+  q.selectFrom('plans as p').select((eb) => [
+    'p.id',
+    'p.country',
+    'p.kind',
+    'p.plan_group as group',
+    eb.ref('p.period').$castTo<PlanRow['period']>().as('period'),
+    'p.charge_type as chargeType',
+    'p.can_forward as canForward',
+    'p.can_voicemail as canVoicemail',
+    'p.activation_fee as activationFee',
+    'p.active',
+    rateSubquery(q, {
+      currency,
+      kind: 'plan',
+      country: eb.ref('p.country'),
+      variant: sql<string>`p.plan_group || '_' || p.period`,
+    }).as('price'),
+  ]);
+
+const historyCols = [
+  'id',
+  'account_id as accountId',
+  'tel_code as telCode',
+  'number',
+  'full_number as fullNumber',
+  'type',
+  'charge',
+  'plan_id as planId',
+  sql<string | null>`to_char(res_date, 'YYYY-MM-DD')`.as('resDate'),
+  'restored',
+  'created_at as createdAt',
+] as const;
+
+const subQuery = (q: Q) =>
+  q
+    .selectFrom('number_subscriptions as s')
+    .innerJoin('virtual_numbers as v', 'v.id', 's.number_id')
+    .select([
+      's.number_id as numberId',
+      's.account_id as accountId',
+      'v.tel_code as telCode',
+      'v.number',
+      'v.full_number as fullNumber',
+      'v.country',
+      'v.toll_free as tollFree',
+      's.plan_id as planId',
+      's.pending_plan_id as pendingPlanId',
+      's.auto_renew as autoRenew',
+      sql<string>`to_char(v.payment_date, 'YYYY-MM-DD')`.as('paymentDate'),
+      sql<string | null>`to_char(s.grace_since, 'YYYY-MM-DD')`.as('graceSince'),
+    ]);
+
+/** The numbers area's SQL: plans, subscriptions of rented numbers, the subscription history. */
+export const subscriptionsRepo = {
+  plans(q: Q, currency: string, p: { country: string; kind: string }): Promise<PlanRow[]> {
+    return planQuery(q, currency)
+      .where('p.country', '=', p.country)
+      .where('p.kind', '=', p.kind)
+      .where('p.active', '=', true)
+      .orderBy('p.sort')
+      .execute();
+  },
+
+  async plan(q: Q, currency: string, id: number): Promise<PlanRow | null> {
+    return (await planQuery(q, currency).where('p.id', '=', id).executeTakeFirst()) ?? null;
+  },
+
+  /** Which of these full numbers are held by an account on the platform. */
+  async held(q: Q, fullNumbers: readonly string[]): Promise<Set<string>> {
+    if (!fullNumbers.length) return new Set();
+    const rows = await q
+      .selectFrom('virtual_numbers')
+      .select('full_number')
+      .where('full_number', 'in', fullNumbers)
+      .execute();
+    return new Set(rows.map((r) => r.full_number));
+  },
+
+  async insertSubscription(
+    tx: Tx,
+    s: { numberId: number; accountId: number; planId: number },
+  ): Promise<void> {
+    await tx
+      .insertInto('number_subscriptions')
+      .values({ number_id: s.numberId, account_id: s.accountId, plan_id: s.planId })
+      .execute();
+  },
+
+  async insertHistory(
+    tx: Tx,
+    h: {
+      accountId: number;
+      telCode: string;
+      number: string;
+      type: number;
+      charge: Minor;
+      planId: number | null;
+      ledgerId: number | null;
+      resDate?: string | null;
+      createdAt: Date;
+    },
+  ): Promise<HistoryRow> {
+    return tx
+      .insertInto('subscription_history')
+      .values({
+        account_id: h.accountId,
+        tel_code: h.telCode,
+        number: h.number,
+        full_number: h.telCode + h.number,
+        type: h.type,
+        charge: h.charge,
+        plan_id: h.planId,
+        ledger_id: h.ledgerId,
+        res_date: h.resDate ?? null,
+        created_at: h.createdAt,
+      })
+      .returning(historyCols)
+      .executeTakeFirstOrThrow();
+  },
+
+  /** The account's latest history entry of a type for a number (a double submit's first answer). */
+  async lastHistory(q: Q, accountId: number, fullNumber: string, type: number): Promise<HistoryRow | null> {
+    return (
+      (await q
+        .selectFrom('subscription_history')
+        .select(historyCols)
+        .where('account_id', '=', accountId)
+        .where('full_number', '=', fullNumber)
+        .where('type', '=', type)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  async history(q: Q, accountId: number, id: number): Promise<HistoryRow | null> {
+    return (
+      (await q
+        .selectFrom('subscription_history')
+        .select(historyCols)
+        .where('account_id', '=', accountId)
+        .where('id', '=', id)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** A number's latest reclaim (type 100) not yet restored, on any account. */
+  async lastExpired(q: Q, fullNumber: string): Promise<HistoryRow | null> {
+    return (
+      (await q
+        .selectFrom('subscription_history')
+        .select(historyCols)
+        .where('full_number', '=', fullNumber)
+        .where('type', '=', 100)
+        .where('restored', '=', false)
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** Marks a type-100 entry restored, once (false when it already was). */
+  async markRestored(tx: Tx, id: number): Promise<boolean> {
+    const r = await tx
+      .updateTable('subscription_history')
+      .set({ restored: true })
+      .where('id', '=', id)
+      .where('restored', '=', false)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /** A page of the account's history in [from, to), newest first, with the month's total. */
+  async historyPage(
+    q: Q,
+    p: { accountId: number; from: Date; to: Date; limit: number; offset: number },
+  ): Promise<{ total: number; rows: HistoryRow[] }> {
+    const base = q
+      .selectFrom('subscription_history')
+      .where('account_id', '=', p.accountId)
+      .where('created_at', '>=', p.from)
+      .where('created_at', '<', p.to);
+    const [count, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      base
+        .select(historyCols)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(p.limit)
+        .offset(p.offset)
+        .execute(),
+    ]);
+    return { total: Number(count.n), rows };
+  },
+
+  /** One of the account's subscriptions by its full number (null: not the account's). */
+  async ofNumber(q: Q, accountId: number, fullNumber: string): Promise<SubscriptionRow | null> {
+    return (
+      (await subQuery(q)
+        .where('s.account_id', '=', accountId)
+        .where('v.full_number', '=', fullNumber)
+        .executeTakeFirst()) ?? null
+    );
+  },
+
+  /** A subscription locked for its renewal (FOR UPDATE of the number's row). */
+  async lockForRenewal(tx: Tx, numberId: number): Promise<SubscriptionRow | null> {
+    return (await subQuery(tx).where('s.number_id', '=', numberId).forUpdate().executeTakeFirst()) ?? null;
+  },
+
+  /** Subscriptions whose rent is due on or before `today` (ISO date). */
+  async due(q: Q, today: string, limit: number): Promise<{ numberId: number; paymentDate: string }[]> {
+    return q
+      .selectFrom('number_subscriptions as s')
+      .innerJoin('virtual_numbers as v', 'v.id', 's.number_id')
+      .select([
+        's.number_id as numberId',
+        sql<string>`to_char(v.payment_date, 'YYYY-MM-DD')`.as('paymentDate'),
+      ])
+      .where(sql<boolean>`v.payment_date <= ${today}::date`)
+      .orderBy('v.payment_date')
+      .limit(limit)
+      .execute();
+  },
+
+  async setAutoRenew(q: Q, numberId: number, autoRenew: boolean): Promise<void> {
+    await q
+      .updateTable('number_subscriptions')
+      .set({ auto_renew: autoRenew })
+      .where('number_id', '=', numberId)
+      .execute();
+  },
+
+  /** After a paid renewal or plan change: the plan, the next rent date and rent, no pending change or grace. */
+  async renewed(
+    tx: Tx,
+    p: {
+      numberId: number;
+      planId: number;
+      paymentDate: string;
+      monthRent: Minor;
+      pendingPlanId?: number | null;
+    },
+  ): Promise<void> {
+    await tx
+      .updateTable('virtual_numbers')
+      .set({ plan_id: p.planId, payment_date: p.paymentDate, month_rent: p.monthRent })
+      .where('id', '=', p.numberId)
+      .execute();
+    await tx
+      .updateTable('number_subscriptions')
+      .set({ plan_id: p.planId, pending_plan_id: p.pendingPlanId ?? null, grace_since: null })
+      .where('number_id', '=', p.numberId)
+      .execute();
+  },
+
+  async setPending(q: Q, numberId: number, pendingPlanId: number | null): Promise<void> {
+    await q
+      .updateTable('number_subscriptions')
+      .set({ pending_plan_id: pendingPlanId })
+      .where('number_id', '=', numberId)
+      .execute();
+  },
+
+  async startGrace(tx: Tx, numberId: number, since: string): Promise<void> {
+    await tx
+      .updateTable('number_subscriptions')
+      .set({ grace_since: since })
+      .where('number_id', '=', numberId)
+      .where('grace_since', 'is', null)
+      .execute();
+  },
+
+  /** Removes a number from its account (its subscription goes with it). */
+  async releaseNumber(tx: Tx, numberId: number): Promise<void> {
+    await tx.deleteFrom('virtual_numbers').where('id', '=', numberId).execute();
+  },
+
+  /** The account's subscriptions (operator listing and plan flags). */
+  ofAccount(q: Q, accountId: number): Promise<SubscriptionRow[]> {
+    return subQuery(q).where('s.account_id', '=', accountId).orderBy('s.number_id').execute();
+  },
+};

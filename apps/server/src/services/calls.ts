@@ -1,0 +1,219 @@
+import { brands, constants, fromMinor, mulMinor, negMinor, zeroMinor, type CallRecord } from '@numa/contract';
+import en from '@numa/contract/locales/en.json' with { type: 'json' };
+import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
+import type { Database } from '../db';
+import { ApiError } from '../lib/errors';
+import type { Clock } from '../lib/clock';
+import { idemKey } from '../lib/idem';
+import type { InboundMessage } from '../providers/carrier/port';
+import { accountsRepo } from '../repositories/accounts';
+import { callsRepo, type CallRow } from '../repositories/calls';
+import { ledger } from '../repositories/ledger';
+import { numbersRepo } from '../repositories/numbers';
+import type { Pricing } from './pricing';
+
+/** An incoming call as a carrier reports it when it ends (the simulator's `POST /dev/inbound-call`). */
+export interface InboundCall {
+  carrierId: string;
+  from: string;
+  to: string;
+  /** how long the caller stayed (talking when forwarded, speaking when recorded) */
+  seconds: number;
+  /** the forwarded call was picked up */
+  answered: boolean;
+  /** what the caller says into the voicemail (the simulated recording carries it) */
+  message?: string | undefined;
+}
+
+const notAllowed = () =>
+  new ApiError(100003, null, undefined, {
+    en: en.numbers.callSettingNotAllowed,
+    zh: zh.numbers.callSettingNotAllowed,
+  });
+
+/**
+ * The simulated carrier's voicemail recording: a WAV (8 kHz, 8-bit mono) of a soft tone, at most 10 s,
+ * with what the caller said in its LIST/INFO `ICMT` chunk (the speech-to-text simulator reads it).
+ */
+export function simulatedRecording(seconds: number, words = ''): Buffer {
+  const rate = 8000;
+  const n = rate * Math.max(1, Math.min(seconds, 10));
+  const fmt = Buffer.alloc(24);
+  fmt.write('fmt ', 0);
+  fmt.writeUInt32LE(16, 4);
+  fmt.writeUInt16LE(1, 8);
+  fmt.writeUInt16LE(1, 10);
+  fmt.writeUInt32LE(rate, 12);
+  fmt.writeUInt32LE(rate, 16);
+  fmt.writeUInt16LE(1, 20);
+  fmt.writeUInt16LE(8, 22);
+  const text = Buffer.from(`${words}\0`, 'utf8');
+  const pad = text.length % 2;
+  const list = Buffer.alloc(20 + text.length + pad);
+  list.write('LIST', 0);
+  list.writeUInt32LE(12 + text.length + pad, 4);
+  list.write('INFO', 8);
+  list.write('ICMT', 12);
+  list.writeUInt32LE(text.length, 16);
+  text.copy(list, 20);
+  const data = Buffer.alloc(8 + n);
+  data.write('data', 0);
+  data.writeUInt32LE(n, 4);
+  for (let i = 0; i < n; i++) data[8 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
+  const head = Buffer.alloc(12);
+  head.write('RIFF', 0);
+  head.writeUInt32LE(4 + fmt.length + list.length + data.length, 4);
+  head.write('WAVE', 8);
+  return Buffer.concat([head, fmt, list, data]);
+}
+
+/**
+ * Calls to the platform's numbers (issue 11 part 5): the forwarding / voicemail switches (mutually
+ * exclusive, only where a plan allows them), each call recorded and charged at the number's
+ * receive-call rate per started minute (bill type 4, same transaction), a voicemail delivered to the
+ * chat as a `voicemail` message with its recording; and the call history.
+ */
+export function createCallService(d: {
+  db: Database;
+  pricing: Pricing;
+  clock: Clock;
+  /** Stores an inbound message (the chats area's sink). */
+  deliver: (m: InboundMessage) => Promise<{ delivered: boolean }>;
+}) {
+  const { db, pricing, clock } = d;
+
+  const toRecord = (r: CallRow): CallRecord => ({
+    _id: String(r.id),
+    direction: r.direction,
+    toNumber: r.toNumber,
+    fromNumber: r.fromNumber,
+    destNum: r.toNumber,
+    srcNum: r.fromNumber,
+    duration: r.duration,
+    billingDuration: r.billingDuration,
+    line: Object.entries(constants.tariffIds).find(([, id]) => id === r.tariffId)?.[0] ?? '',
+    tariffId: r.tariffId,
+    charge: fromMinor(r.charge),
+    date: r.createdAt.getTime(),
+    type: r.type as CallRecord['type'],
+  });
+
+  async function set(accountId: number, which: 'forward' | 'voicemail', on: 0 | 1) {
+    const [rights, account, current] = await Promise.all([
+      callsRepo.rights(db.q, accountId),
+      accountsRepo.byId(db.q, accountId),
+      numbersRepo.callSettings(db.q, accountId),
+    ]);
+    const allowed = which === 'forward' ? rights.forward && !!account?.phone : rights.voicemail;
+    if (on && !allowed) throw notAllowed();
+    const next =
+      which === 'forward'
+        ? { forward: on, voicemail: on ? 0 : current.voicemailStatus }
+        : { voicemail: on, forward: on ? 0 : current.forwardStatus };
+    await callsRepo.setSettings(db.q, accountId, next);
+    return { forwardStatus: next.forward, voicemailStatus: next.voicemail };
+  }
+
+  return {
+    setForward: (accountId: number, on: 0 | 1) => set(accountId, 'forward', on),
+    setVoicemail: (accountId: number, on: 0 | 1) => set(accountId, 'voicemail', on),
+    rights: (accountId: number) => callsRepo.rights(db.q, accountId),
+
+    /**
+     * Records an incoming call once per carrier id: forwarded (charged when answered), recorded as a
+     * voicemail (charged, and delivered to the chat), or missed (no switch on: free). A balance too
+     * short for the minutes leaves the call unconnected (recorded, free). Null: nobody holds `to`.
+     */
+    async inbound(c: InboundCall): Promise<CallRecord | null> {
+      const to = c.to.replace(/\D/g, '');
+      const from = c.from.replace(/\D/g, '');
+      const holder = await numbersRepo.byFullNumber(db.q, to);
+      if (!holder) return null;
+      const [settings, account] = await Promise.all([
+        numbersRepo.callSettings(db.q, holder.accountId),
+        accountsRepo.byId(db.q, holder.accountId),
+      ]);
+      const type =
+        settings.forwardStatus === 1 && account?.phone
+          ? 'forward'
+          : settings.voicemailStatus === 1
+            ? 'voicemail'
+            : 'voice';
+      const connected = type === 'voicemail' || (type === 'forward' && c.answered);
+      const seconds = connected ? Math.max(0, Math.round(c.seconds)) : 0;
+      const minutes = Math.ceil(seconds / 60);
+      const rate =
+        (await pricing.receivePerMinute(brands[account!.brand].id, holder.country, holder.tollFree)) ??
+        zeroMinor;
+      const charge = mulMinor(rate, minutes);
+      const record = (
+        tx: Parameters<Parameters<Database['tx']>[0]>[0],
+        paid: boolean,
+        ledgerId: number | null,
+      ) =>
+        callsRepo.insert(tx, {
+          accountId: holder.accountId,
+          direction: 'in',
+          fromNumber: from,
+          toNumber: to,
+          duration: paid ? seconds : 0,
+          billingDuration: paid ? minutes * 60 : 0,
+          tariffId: holder.tollFree ? constants.tariffIds.tollFreeLine : constants.tariffIds.commonLine,
+          type,
+          charge: paid ? negMinor(charge) : zeroMinor,
+          ledgerId,
+          carrierId: c.carrierId,
+          createdAt: new Date(clock.now()),
+        });
+      let row: CallRow | null;
+      let paid = true;
+      try {
+        row = await db.tx(async (tx) => {
+          let ledgerId: number | null = null;
+          if (charge > 0) {
+            const r = await ledger.apply(tx, {
+              accountId: holder.accountId,
+              type: constants.billTypes.call,
+              charge: negMinor(charge),
+              options: { direction: 'in', from, to, type, duration: seconds },
+              idempotencyKey: idemKey('call', holder.accountId, c.carrierId),
+            });
+            if (!r.applied) return null;
+            ledgerId = r.row.id;
+          }
+          return record(tx, true, ledgerId);
+        });
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.retcode !== 400001) throw err;
+        paid = false;
+        row = await db.tx((tx) => record(tx, false, null));
+      }
+      if (row && paid && type === 'voicemail') {
+        await d.deliver({
+          carrierId: `vm-${c.carrierId}`,
+          from,
+          to,
+          text: '',
+          media: [{ bytes: simulatedRecording(seconds, c.message ?? ''), fileName: 'voicemail.wav' }],
+          type: 'voicemail',
+        });
+      }
+      return row ? toRecord(row) : null;
+    },
+
+    /** getCallList: a page of a UTC month's calls. */
+    async page(accountId: number, p: { date: string; pageNo: number; pageSize: number }) {
+      const [y, m] = p.date.split('-').map(Number) as [number, number];
+      const { total, rows } = await callsRepo.page(db.q, {
+        accountId,
+        from: new Date(Date.UTC(y, m - 1, 1)),
+        to: new Date(Date.UTC(y, m, 1)),
+        limit: p.pageSize,
+        offset: (p.pageNo - 1) * p.pageSize,
+      });
+      return { totalRows: total, callList: rows.map(toRecord) };
+    },
+  };
+}
+
+export type CallService = ReturnType<typeof createCallService>;

@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Tab, TabList, Tabs } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { constants, endpoints, type SubscriptionHistoryEntry } from '@numa/contract';
+import { LoadFailed, Loading } from '../../components/Spinner';
+import { call, isApiError } from '../../lib/api';
+import { money } from '../../lib/money';
+import { useUi } from '../../stores/ui';
+import { handleProfileRequired, isProfileRequired } from '../billing/store';
+import { refreshNumbers, useSubscriptionHistory } from './api';
+
+/** The current UTC month and the `n - 1` before it, as YYYY-MM (newest first). */
+export function monthTabs(n: number, now = new Date()): string[] {
+  return Array.from({ length: n }, (_, i) =>
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - i, 1)).toISOString().slice(0, 7),
+  );
+}
+
+const typeKey: Record<number, string> = Object.fromEntries(
+  Object.entries(constants.subscriptionHistoryTypes).map(([k, v]) => [v, k]),
+);
+
+/** Subscription history (spec 001 §2): 6 month tabs, a total, entries with a re-subscribe on type 100. */
+export default function SubscriptionHistory() {
+  const { t } = useTranslation();
+  const months = monthTabs(constants.verificationHistoryMonthTabs);
+  const [month, setMonth] = useState(months[0]!);
+  return (
+    <section className="numbers-panel" aria-labelledby="subs-history-title">
+      <h2 id="subs-history-title">{t('numbers.history.title')}</h2>
+      <Tabs selectedKey={month} onSelectionChange={(k) => setMonth(String(k))}>
+        <TabList className="numbers-month-tabs" aria-label={t('numbers.history.months')}>
+          {months.map((m) => (
+            <Tab key={m} id={m} className="numbers-month-tab">
+              {m}
+            </Tab>
+          ))}
+        </TabList>
+      </Tabs>
+      <MonthList month={month} />
+    </section>
+  );
+}
+
+function MonthList({ month }: { month: string }) {
+  const { t } = useTranslation();
+  const qc = useQueryClient();
+  const list = useSubscriptionHistory(month);
+  const showAlert = useUi((s) => s.showAlert);
+  const showError = useUi((s) => s.showError);
+  const resub = useMutation({
+    mutationFn: (e: SubscriptionHistoryEntry) =>
+      call(endpoints.reSubVirtualPhone, { historyId: e.historyId, date: e.date }, { silent: true }),
+    onSuccess: async (r) => {
+      showAlert(r.subHint);
+      await refreshNumbers(qc);
+    },
+    onError: (e) => {
+      if (isProfileRequired(e) && isApiError(e)) handleProfileRequired(e.data, 'manageNumber');
+      else if (isApiError(e) && e.retcode === 400001) showError({ kind: 'insufficient', message: e.retmsg });
+      else showAlert(isApiError(e) ? e.retmsg : t('errors.generic'));
+    },
+  });
+  if (list.isPending) return <Loading label={t('app.loading')} />;
+  if (list.isError) return <LoadFailed onRetry={() => list.refetch()} />;
+  const entries = list.data.pages.flatMap((p) => p.list);
+  const total = list.data.pages[0]?.totalRows ?? 0;
+  // the next page loads within 20 px of the bottom, not while loading (spec 001 §5)
+  const onScroll = (e: React.UIEvent<HTMLUListElement>) => {
+    const el = e.currentTarget;
+    if (
+      el.scrollHeight - el.scrollTop - el.clientHeight <= constants.scrollThresholdPx &&
+      list.hasNextPage &&
+      !list.isFetchingNextPage
+    )
+      void list.fetchNextPage();
+  };
+  return (
+    <>
+      <p className="muted" data-testid="subs-total">
+        {t('numbers.history.total', { count: total })}
+      </p>
+      {entries.length === 0 ? (
+        <p className="empty-state">{t('numbers.history.empty')}</p>
+      ) : (
+        <ul className="history-list" onScroll={onScroll}>
+          {entries.map((e) => (
+            <li key={e._id} className="history-row">
+              <span className="history-number">{e.number}</span>
+              <span>{t(`numbers.history.types.${typeKey[e.type] ?? 'subscribe'}`)}</span>
+              <span className="muted">{new Date(e.date).toISOString().slice(0, 16).replace('T', ' ')}</span>
+              <span className="history-charge">{money(e.charge)}</span>
+              {e.type === constants.subscriptionHistoryTypes.expired && e.planId !== null && e.resDate && (
+                <Button className="button" isDisabled={resub.isPending} onPress={() => resub.mutate(e)}>
+                  {t('numbers.history.resubscribe')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,164 @@
+import { expect, test } from '@playwright/test';
+import { adminCommand, apiSignIn, openSignedIn, rail, request, uniqueUsPhone } from './support';
+
+/**
+ * Numbers (issue 11): a new account with a verified phone and billing profile, credited by the
+ * operator, rents a US number on a plan in the New number steps, sees it in Number management, Chats'
+ * number list and the subscription history, and unsubscribes; then the Chinese screens.
+ */
+test('rent a number: step 1, step 2, confirm, result, management, history, unsubscribe; Chinese screens', async ({
+  page,
+}) => {
+  const phone = uniqueUsPhone();
+  const token = await apiSignIn('numa', { telCode: '1', phone });
+  const profile = await request(
+    'POST',
+    '/web/updateProfile',
+    null,
+    {
+      platform: 'numa',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      address: '1 Main St',
+      city: 'Austin',
+      province: 'TX',
+      postalCode: '73301',
+      country: 'United States',
+      regionCode: 'US',
+    },
+    token,
+  );
+  expect(profile.json.retcode).toBe(0);
+  expect((await adminCommand('review', 'approve', `+1${phone}`, 'profile')).stderr).toBe('');
+  expect((await adminCommand('account', 'credit', `+1${phone}`, '20')).stderr).toBe('');
+
+  await openSignedIn(page, null, token, '/numbers');
+  // the first-open tip; the help button reopens it
+  const tip = page.getByRole('dialog', { name: 'Get your own number' });
+  await tip.getByRole('button', { name: 'Close' }).first().click();
+  await page.getByRole('button', { name: 'How it works' }).click();
+  await tip.getByRole('button', { name: 'Close' }).first().click();
+  await expect(tip).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'New number' })).toBeVisible();
+  // step 1: the first state and area code are chosen, and the first number of the area selected
+  await expect(page.getByRole('button', { name: /Country/ })).toContainText('United States (+1)');
+  await expect(page.getByRole('button', { name: /Area code/ })).toContainText('480');
+  const list = page.getByRole('listbox', { name: 'Available numbers' });
+  await expect(list.getByRole('option')).toHaveCount(10);
+  const first = list.getByRole('option').first();
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  const second = list.getByRole('option').nth(1);
+  const chosen = (await second.textContent())!;
+  await second.click();
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  // step 2: plan group, price option, agreement, confirmation, result
+  await expect(page.getByTestId('chosen-number')).toHaveText(chosen);
+  await expect(page.getByTestId('numbers-balance')).toHaveText('20.0000 Coins');
+  // react-aria radios: the input is visually hidden, its label takes the click
+  await page.getByText('Pay As You Go', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: 'Pay As You Go' })).toBeChecked();
+  await page.getByText('Monthly', { exact: true }).click();
+  await expect(page.getByRole('radio', { name: /Monthly/ })).toBeChecked();
+  const subscribe = page.getByRole('button', { name: 'Subscribe' });
+  await expect(subscribe).toBeDisabled();
+  await page.getByText('I agree to the').click();
+  await expect(page.getByRole('checkbox', { name: /I agree to the Terms of Service/ })).toBeChecked();
+  await page.screenshot({ path: 'test-results/numbers-step2.png' });
+  await subscribe.click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm subscription' });
+  await expect(confirm).toContainText('4.0900 Coins');
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  const result = page.getByRole('alertdialog', { name: 'Subscribed' });
+  await expect(result).toContainText('is yours. It renews on');
+  await result.getByRole('button', { name: 'OK' }).click();
+
+  // number management lists it; the bill and history have it
+  await expect(page.getByRole('heading', { name: 'Number management' })).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(chosen.replace(/\+/g, '\\+')) });
+  await expect(row).toContainText('4.0900 Coins');
+  await page.screenshot({ path: 'test-results/numbers-management.png' });
+  await page.getByRole('button', { name: 'Subscription history' }).click();
+  await expect(page.getByTestId('subs-total')).toHaveText('1 entry');
+  await expect(page.getByRole('listitem').filter({ hasText: 'Subscribed' })).toContainText('-4.0900 Coins');
+  // Chats has it as a sender
+  const phones = await request('GET', '/web/getVirtualPhoneList', null, undefined, token);
+  expect(phones.json.data.virtualPhones).toHaveLength(1);
+
+  // plan change, now: the unused month is taken off the new plan's price
+  await page.getByRole('button', { name: 'Number management' }).click();
+  await page.getByRole('button', { name: `Manage ${chosen}` }).click();
+  await expect(page.getByRole('heading', { name: 'Change plan' })).toBeVisible();
+  await expect(page.getByRole('radio', { name: /Pay As You Go · Monthly.*Current/ })).toBeDisabled();
+  await page.getByText('Unlimited · Monthly', { exact: true }).click();
+  await page.getByRole('button', { name: 'Change plan' }).click();
+  const timing = page.getByRole('dialog', { name: 'When should the change take effect?' });
+  await expect(timing.getByRole('radio', { name: /Immediately/ })).toBeChecked();
+  await expect(timing.getByTestId('change-amount')).toHaveText('8.0000 Coins');
+  await page.screenshot({ path: 'test-results/numbers-change.png' });
+  await timing.getByRole('button', { name: 'Confirm' }).click();
+  const changed = page.getByRole('alertdialog', { name: 'Plan changed' });
+  await expect(changed).toContainText('Your number is now on Unlimited (Monthly).');
+  await changed.getByRole('button', { name: 'OK' }).click();
+  await expect(page.getByRole('radio', { name: /Unlimited · Monthly.*Current/ })).toBeDisabled();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(chosen.replace(/\+/g, '\\+')) })).toContainText(
+    '12.0900 Coins',
+  );
+
+  // Unlimited allows voicemail: Settings shows; a simulated call leaves a message in the chat and a call record
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByText('Voicemail', { exact: true }).click();
+  await expect(page.getByRole('switch', { name: /Voicemail/ })).toBeChecked();
+  await expect(page.getByRole('switch', { name: /Forward calls/ })).not.toBeChecked();
+  const called = await request('POST', '/dev/inbound-call', null, {
+    from: '+1 415 555 0123',
+    to: chosen,
+    seconds: 61,
+  });
+  expect(called.json.call).toMatchObject({ type: 'voicemail', billingDuration: 120, charge: -0.008 });
+  await rail(page).getByRole('button', { name: 'Chats' }).click();
+  await page.getByText('+1 415 555 0123').first().click();
+  await expect(page.locator('audio').first()).toBeAttached();
+  await rail(page).getByRole('button', { name: 'Account' }).click();
+  await page.getByRole('button', { name: 'Call history' }).click();
+  await expect(page.getByTestId('calls-total')).toHaveText('1 entry');
+  await expect(page.getByRole('row', { name: /Voicemail · incoming/ })).toContainText('-0.0080 Coins');
+  await page.screenshot({ path: 'test-results/numbers-calls.png' });
+  await rail(page).getByRole('button', { name: 'Numbers' }).click();
+  await page.getByRole('button', { name: 'Number management' }).click();
+
+  // unsubscribe: kept until its payment date
+  await page.getByRole('button', { name: `Unsubscribe ${chosen}` }).click();
+  const sure = page.getByRole('alertdialog', { name: 'Unsubscribe this number?' });
+  await expect(sure).toContainText('stays yours until');
+  await sure.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByText(/will be released on/)).toBeVisible();
+
+  // the Chinese screens
+  await rail(page)
+    .getByRole('button', { name: /Switch to/ })
+    .click();
+  await page
+    .getByRole('button', { name: /新号码/ })
+    .first()
+    .click();
+  await expect(page.getByRole('heading', { name: '新号码' })).toBeVisible();
+  await expect(page.getByRole('listbox', { name: '可用号码' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/numbers-zh.png' });
+  // GB: no province, no area code; toll-free: no province, its area codes
+  await page.getByRole('button', { name: /国家/ }).click();
+  await page.getByRole('option', { name: '英国 (+44)' }).click();
+  await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /区号/ })).toHaveCount(0);
+  await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
+    '+44 7',
+  );
+  await page.getByRole('button', { name: /国家/ }).click();
+  await page.getByRole('option', { name: '美国/加拿大免费号码 (+1)' }).click();
+  await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /区号/ })).toContainText('800');
+  await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
+    '+1 800',
+  );
+});
