@@ -36,6 +36,7 @@ import authRoutes from './routes/auth';
 import carrierRoutes from './routes/carrier';
 import catalogueRoutes from './routes/catalogue';
 import chatRoutes from './routes/chats';
+import codeRoutes from './routes/codes';
 import contactRoutes from './routes/contacts';
 import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
@@ -49,6 +50,10 @@ import { createAccountService } from './services/accounts';
 import { createCaptchaService } from './services/captcha';
 import { createCatalogueService } from './services/catalogue';
 import { createChatService, type ChatOptions } from './services/chats';
+import { createCodesService } from './services/codes';
+import { createCodesOperator } from './services/codes/operator';
+import type { CodeSupplyPort } from './providers/codes/port';
+import { SimulatedCodeSupply } from './providers/codes/simulator';
 import { createContactService } from './services/contacts';
 import { createDemoService } from './services/demo';
 import { createDevService } from './services/dev';
@@ -77,6 +82,8 @@ export interface BuildOptions {
   carrier?: CarrierPort;
   mediaStore?: MediaStorePort;
   stt?: SttPort;
+  /** The code-number supplier (default: the simulator of CODE_SUPPLIER). */
+  codeSupply?: CodeSupplyPort;
   /** Chat tuning (tests: short retry delays, small abuse limits). */
   chats?: Partial<ChatOptions>;
   /** Jobs tuning (tests: short leases and polls). */
@@ -159,6 +166,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
   const stt = opts.stt ?? new NoSpeechToText();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
+  const codeSupply: CodeSupplyPort =
+    opts.codeSupply ?? new SimulatedCodeSupply({ sendAfterMs: env.CODE_SIM_SEND_AFTER_MS, failRate: env.CODE_SIM_FAIL_RATE });
   const deps: Deps = {
     env,
     dev,
@@ -175,6 +184,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
     chats: createChatService({ db, jobs, carrier, media, realtime, pricing, stt, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
+    codes: createCodesService({ db, jobs, pricing, clock, realtime, supply: codeSupply, log: app.log }),
+    codesOperator: createCodesOperator(db),
     contacts: createContactService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),
@@ -259,6 +270,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(paymentRoutes);
   await app.register(rateRoutes);
   await app.register(chatRoutes);
+  await app.register(codeRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);

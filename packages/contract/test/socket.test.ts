@@ -61,6 +61,7 @@ describe('socket constants', () => {
       sendMessage: 'sendMessage',
       receiveMessage: 'receiveMessage',
       kicked: 'kicked',
+      codeSms: 'codeSms',
     });
     expect(constants.mmsMaxBytes).toBe(5 * 1024 * 1024);
     expect(constants.mmsMimeTypes).toContain('image/jpeg');

@@ -1,3 +1,4 @@
+import { createCodesOperator } from '../services/codes/operator';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BrandId, fromMinor, type Brand } from '@numa/contract';
@@ -18,7 +19,7 @@ import { createReviewService } from '../services/review';
 import type { Deps } from '../types';
 
 /** What a command gets: the services it works with, and the brand chosen with --brand. */
-export interface CliContext extends Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'> {
+export interface CliContext extends Pick<Deps, 'codesOperator' | 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'> {
   env: Env;
   brand: BrandId;
   out: (line?: string) => void;
@@ -75,6 +76,7 @@ export const openLocal: OpenContext = async (flags, out) => {
     env,
     brand,
     out,
+    codesOperator: createCodesOperator(db),
     demo: createDemoService(db),
     media,
     numbers: createNumbersService(db),

@@ -6,4 +6,5 @@ export const tabViews: Partial<Record<RailTab, LazyExoticComponent<ComponentType
   chats: lazy(() => import('../features/chats/ChatsTab')),
   tabAccount: lazy(() => import('../features/account/AccountTab')),
   contacts: lazy(() => import('../features/contacts/ContactsTab')),
+  verification: lazy(() => import('../features/codes/VerificationTab')),
 };

@@ -13,4 +13,6 @@ export const panelViews: Partial<Record<AccountPanel, LazyExoticComponent<Compon
   // it can use MonthTabs / recentMonths from ../history/MonthTabs.
   invite: lazy(() => import('../invite/InvitePanel')),
   redeemCode: lazy(() => import('../invite/RedeemCodePanel')),
+  numberManagement: lazy(() => import('../codes/NumbersPanel')),
+  subscriptionHistory: lazy(() => import('../codes/HistoryPanel')),
 };
