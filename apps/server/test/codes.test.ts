@@ -390,6 +390,7 @@ describe(`verification codes (${testDbKind})`, () => {
       media: t.app.deps.media,
       numbers: t.app.deps.numbers,
       operator: t.app.deps.operator,
+      payments: t.app.deps.payments,
       review: t.app.deps.review,
       brand: brandFlag(flags, t.app.deps.env),
       out,

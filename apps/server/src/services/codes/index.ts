@@ -5,6 +5,7 @@ import {
   formatMoney,
   fromMinor,
   negMinor,
+  parsePhone,
   type BrandId,
   type Lang,
   type LockedPhone,
@@ -12,7 +13,6 @@ import {
   type PhoneOption,
   type SmsItem,
 } from '@numa/contract';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db';
 import type { Jobs } from '../../jobs';
@@ -100,7 +100,7 @@ const subHints = {
 } as const;
 
 export function formatPhone(phone: string): string {
-  return parsePhoneNumberFromString(`+${phone}`)?.formatInternational() ?? `+${phone}`;
+  return parsePhone(phone)?.formatInternational() ?? `+${phone}`;
 }
 
 /**
@@ -483,7 +483,7 @@ export function createCodesService(deps: {
       const numbers = await Promise.all(
         rows.map(async (n) => {
           const { fee, subRent } = await fees(p.brand, n.app, n.country);
-          const national = parsePhoneNumberFromString(`+${n.phone}`)?.nationalNumber ?? n.phone;
+          const national = parsePhone(n.phone)?.nationalNumber ?? n.phone;
           return {
             phone: n.phone,
             oldPhone: String(national),
