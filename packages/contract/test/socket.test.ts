@@ -61,6 +61,7 @@ describe('socket constants', () => {
       sendMessage: 'sendMessage',
       receiveMessage: 'receiveMessage',
       kicked: 'kicked',
+      balance: 'balance',
       codeSms: 'codeSms',
     });
     expect(constants.mmsMaxBytes).toBe(5 * 1024 * 1024);
