@@ -37,6 +37,7 @@ import authRoutes from './routes/auth';
 import carrierRoutes from './routes/carrier';
 import catalogueRoutes from './routes/catalogue';
 import chatRoutes from './routes/chats';
+import codeRoutes from './routes/codes';
 import contactRoutes from './routes/contacts';
 import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
@@ -50,6 +51,10 @@ import { createAccountService } from './services/accounts';
 import { createCaptchaService } from './services/captcha';
 import { createCatalogueService } from './services/catalogue';
 import { createChatService, type ChatOptions } from './services/chats';
+import { createCodesService } from './services/codes';
+import { createCodesOperator } from './services/codes/operator';
+import type { CodeSupplyPort } from './providers/codes/port';
+import { SimulatedCodeSupply } from './providers/codes/simulator';
 import { createContactService } from './services/contacts';
 import { createDemoService } from './services/demo';
 import { createDevService } from './services/dev';
@@ -84,6 +89,8 @@ export interface BuildOptions {
   stt?: SttPort;
   /** Where rentable numbers come from (default: the simulator). */
   numberSupply?: NumberSupplyPort;
+  /** The code-number supplier (default: the simulator of CODE_SUPPLIER). */
+  codeSupply?: CodeSupplyPort;
   /** Chat tuning (tests: short retry delays, small abuse limits). */
   chats?: Partial<ChatOptions>;
   /** Jobs tuning (tests: short leases and polls). */
@@ -167,6 +174,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
   const numberSupply = opts.numberSupply ?? createNumberSupply();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
+  const codeSupply: CodeSupplyPort =
+    opts.codeSupply ?? new SimulatedCodeSupply({ sendAfterMs: env.CODE_SIM_SEND_AFTER_MS, failRate: env.CODE_SIM_FAIL_RATE });
   const deps: Deps = {
     env,
     dev,
@@ -183,6 +192,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
     chats: createChatService({ db, jobs, carrier, media, realtime, pricing, stt, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
+    codes: createCodesService({ db, jobs, pricing, clock, realtime, supply: codeSupply, log: app.log }),
+    codesOperator: createCodesOperator(db),
     contacts: createContactService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),
@@ -271,6 +282,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(rateRoutes);
   await app.register(chatRoutes);
   await app.register(numberRoutes);
+  await app.register(codeRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);

@@ -63,6 +63,12 @@ export const EnvSchema = z.object({
   TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'expected MG followed by 32 hex digits').optional(),
   /** Twilio's REST API (tests point it at a local fake). */
   TWILIO_API_BASE_URL: z.string().url().default('https://api.twilio.com'),
+  /** Code-number supplier (verification codes): the built-in simulator (platform pool, simulated apps). */
+  CODE_SUPPLIER: z.enum(['simulator']).default('simulator'),
+  /** Simulator: when a simulated app sends its code after a lock (ms). */
+  CODE_SIM_SEND_AFTER_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
+  /** Simulator: the share of locks whose app never sends (0 to 1), as real apps fail now and then. */
+  CODE_SIM_FAIL_RATE: z.coerce.number().min(0).max(1).default(0),
   /** Prefix of this deployment's Redis keys and channels (socket.io adapter). */
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).default('numa'),
   /** The built web client; served with a fallback to index.html. */

@@ -12,6 +12,8 @@ import type { AccountService } from './services/accounts';
 import type { CaptchaService } from './services/captcha';
 import type { CatalogueService } from './services/catalogue';
 import type { ChatService } from './services/chats';
+import type { CodesService } from './services/codes';
+import type { CodesOperator } from './services/codes/operator';
 import type { ContactService } from './services/contacts';
 import type { DemoService } from './services/demo';
 import type { DevService } from './services/dev';
@@ -64,6 +66,8 @@ export interface Deps {
   catalogue: CatalogueService;
   /** Messages: sending rules, storing and charging, the carrier job, inbound delivery, the chat screen's reads. */
   chats: ChatService;
+  codes: CodesService;
+  codesOperator: CodesOperator;
   contacts: ContactService;
   demo: DemoService;
   devTools: DevService;

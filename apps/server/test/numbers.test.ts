@@ -551,6 +551,7 @@ describe('numbers: operator command', () => {
     const d = t.app.deps;
     const open: OpenContext = async (_flags, out) => ({
       env: d.env,
+      codesOperator: d.codesOperator,
       demo: d.demo,
       media: d.media,
       numbers: d.numbers,

@@ -315,6 +315,7 @@ describe(`payments (${testDbKind})`, () => {
     ]);
     const open: OpenContext = async (flags, out) => ({
       env: t.app.deps.env,
+      codesOperator: t.app.deps.codesOperator,
       demo: t.app.deps.demo,
       media: t.app.deps.media,
       numbers: t.app.deps.numbers,

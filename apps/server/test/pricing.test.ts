@@ -41,7 +41,8 @@ describe('pricing', () => {
     expect(await pricing.numberRent('numa', 'US')).toBe(toMinor(4.09));
     expect(await pricing.numberRent('numa', 'FR')).toBeNull();
     expect(await pricing.callPerMinute('numa', { origin: 'US', country: 'US', line: 'economic' })).toBe(120);
-    expect(await pricing.codeFee('jiema', 'whatsapp', 'US')).toBeNull();
+    expect(await pricing.codeFee('jiema', 'whatsapp', 'US')).toBe(2500); // migration 025: the codes area's rows
+    expect(await pricing.codeFee('cloudnumber', 'whatsapp', 'US')).toBe(7000);
   });
 
   it('computes message charges per SMS segment or per MMS', () => {

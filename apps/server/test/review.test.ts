@@ -22,6 +22,7 @@ afterAll(async () => {
 /** The admin command on this suite's database (PGlite or PostgreSQL), as the server's socket runs it. */
 const open: OpenContext = async (flags, out) => ({
   env: t.app.deps.env,
+  codesOperator: t.app.deps.codesOperator,
   demo: t.app.deps.demo,
   media: t.app.deps.media,
   numbers: t.app.deps.numbers,

@@ -193,6 +193,8 @@ export const constants = {
   subStatus: { notSubscribed: 0, subscribed: 1 },
   /** A locked code number stays locked for the polling window: 180 polls of 5 s (spec 001 §9). */
   codeLockMs: 15 * 60 * 1000,
+  /** Decided: live code locks one account may hold at once (so nobody empties the pool). */
+  codeMaxLiveLocks: 3,
   /** A verification number lasts a month unless subscribed (spec 001 §9). */
   codeNumberValidityDays: 30,
 

@@ -3,6 +3,7 @@ import { BrandId, Direction, EpochMs, FullNumber, LanguageCode, Money } from './
 import { constants } from './constants';
 import { sessionCodes } from './retcodes';
 import { MediaList, MessageStatus, MessageType, PartyNumber, SmsId } from './api/chats';
+import { SmsItem } from './api/codes';
 
 /*
  * The real-time channel (spec 000 §7): socket.io at path /webchat, token in the handshake query,
@@ -21,6 +22,7 @@ export const socketEvents = {
   receiveMessage: 'receiveMessage',
   kicked: 'kicked',
   balance: 'balance',
+  codeSms: 'codeSms',
 } as const;
 
 /**
@@ -130,6 +132,13 @@ const kickCodes = Object.keys(sessionCodes).map(Number) as (keyof typeof session
 export const Kicked = z.object({ retcode: z.literal(kickCodes), retmsg: z.string() });
 export type Kicked = z.infer<typeof Kicked>;
 
+/**
+ * A code SMS arrived on a number the account locked (ours, issue 12): pushed at once so the code
+ * shows before the next poll of getVerificationCodeSmsList, which returns the same item.
+ */
+export const CodeSmsEvent = z.object({ app: z.string(), number: FullNumber, sms: SmsItem });
+export type CodeSmsEvent = z.infer<typeof CodeSmsEvent>;
+
 /** socket.io typings: `io<ServerToClientEvents, ClientToServerEvents>()`. */
 export interface ClientToServerEvents {
   sendMessage: (payload: z.input<typeof SendPayload>) => void;
@@ -138,4 +147,5 @@ export interface ServerToClientEvents {
   receiveMessage: (message: ReceiveMessage) => void;
   kicked: (kick: Kicked) => void;
   balance: (event: BalanceEvent) => void;
+  codeSms: (event: CodeSmsEvent) => void;
 }

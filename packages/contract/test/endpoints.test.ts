@@ -117,7 +117,7 @@ const lockedPhone = {
   canSendCodeSms: true,
   expireTime: t0 + constants.codeLockMs,
 };
-const smsItem = { text: 'Your code is 123456', date: t0, charge: 0.1, smsId: 's-1' };
+const smsItem = { text: 'Your code is 123456', date: t0, charge: 0.1, smsId: 's-1', code: '123456' };
 const verificationNumber = {
   phone: own,
   oldPhone: '4155550123',

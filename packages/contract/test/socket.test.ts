@@ -63,6 +63,8 @@ describe('socket constants', () => {
       sendMessage: 'sendMessage',
       receiveMessage: 'receiveMessage',
       kicked: 'kicked',
+      // beyond the spec: a received verification code, before the next poll (issue 12)
+      codeSms: 'codeSms',
     });
     expect(constants.mmsMaxBytes).toBe(5 * 1024 * 1024);
     expect(constants.mmsMimeTypes).toContain('image/jpeg');

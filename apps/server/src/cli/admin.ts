@@ -8,10 +8,11 @@ import { accountCommands } from './commands/account';
 import { reviewCommands } from './commands/review';
 import { numberCommands } from './commands/numbers';
 import { paymentCommands } from './commands/payments';
+import { codeCommands } from './commands/codes';
 import { CliError, openLocal, type Command, type OpenContext } from './context';
 import { forwardToServer } from './remote';
 
-export const commands: Command[] = [...accountCommands, ...reviewCommands, ...numberCommands, ...paymentCommands];
+export const commands: Command[] = [...accountCommands, ...reviewCommands, ...numberCommands, ...paymentCommands, ...codeCommands];
 
 function help(out: (l?: string) => void) {
   out('usage: npm run admin -- <command> [arguments] [--brand <brand>]');

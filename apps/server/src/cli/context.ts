@@ -4,6 +4,7 @@ import { SmtpMail } from '../providers/mail/smtp';
 import { createNumberSupply } from '../providers/numbers';
 import { createPricing } from '../services/pricing';
 import { createSubscriptionService } from '../services/subscriptions';
+import { createCodesOperator } from '../services/codes/operator';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BrandId, fromMinor, type Brand } from '@numa/contract';
@@ -26,7 +27,7 @@ import type { Deps } from '../types';
 /** What a command gets: the services it works with, and the brand chosen with --brand. */
 export interface CliContext
   extends
-    Pick<Deps, 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'>,
+    Pick<Deps, 'codesOperator' | 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'>,
     Partial<Pick<Deps, 'subscriptions'>> {
   env: Env;
   brand: BrandId;
@@ -87,6 +88,7 @@ export const openLocal: OpenContext = async (flags, out) => {
     env,
     brand,
     out,
+    codesOperator: createCodesOperator(db),
     demo: createDemoService(db),
     media,
     numbers: createNumbersService(db),

@@ -18,9 +18,10 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
   const file = adminSocketPath(app.deps.env);
   rmSync(file, { force: true });
   const { runAdmin } = await import('./admin');
-  const { env, demo, media, numbers, operator, payments, review, subscriptions } = app.deps;
+  const { env, codesOperator, demo, media, numbers, operator, payments, review, subscriptions } = app.deps;
   const open: OpenContext = async (flags, out) => ({
     env,
+    codesOperator,
     demo,
     media,
     numbers,

@@ -30,6 +30,16 @@ export type IdemKind =
   | 'number-renew'
   /** an incoming call's charge: (account, carrier call id) */
   | 'call'
+  /** a received code SMS's charge: (source:messageId) */
+  | 'code'
+  /** the expiry job of a code lock / the simulated app's send: (lock id) */
+  | 'code-lock'
+  | 'code-sim'
+  /** a verification number's month of rent / its renewal job: (app, phone, period start ms) */
+  | 'code-rent'
+  | 'code-renew'
+  /** an operator's refund of a code SMS: (smsId) */
+  | 'code-refund'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

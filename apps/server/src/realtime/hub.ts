@@ -2,6 +2,7 @@ import type { Server } from 'socket.io';
 import {
   socketEvents,
   type ClientToServerEvents,
+  type CodeSmsEvent,
   type Lang,
   type ServerToClientEvents,
 } from '@numa/contract';
@@ -64,5 +65,12 @@ export class RealtimeHub {
     if (!io) return;
     for (const lang of langs)
       io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+  }
+
+  /** A code SMS arrived on a number the account locked: to every socket of the account. */
+  emitCodeSms(accountId: number, event: (lang: Lang) => CodeSmsEvent) {
+    const io = this.io;
+    if (!io) return;
+    for (const lang of langs) io.to(langRoom(accountId, lang)).emit(socketEvents.codeSms, event(lang));
   }
 }

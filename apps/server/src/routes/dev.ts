@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { CaptchaId } from '@numa/contract';
+import { AppId, CaptchaId, FullNumber } from '@numa/contract';
 import { ApiError } from '../lib/errors';
 import { invalid } from '../lib/route';
 import { isLoopbackAddress } from '../lib/net';
@@ -49,6 +49,25 @@ export default async function devRoutes(app: FastifyInstance) {
     if (!parsed.success) throw invalid(parsed.error);
     const to = addressParam(parsed.data.to);
     return { cleared: await devTools.clearCodeLimits(to) };
+  });
+
+  /**
+   * `POST /dev/code-sms {number, app, text, sender?}`: any text sent to a locked number as if by the
+   * app (stored and charged like a real code SMS). Answers the receive result; 'unmatched' when the
+   * number is not locked for the app.
+   */
+  app.post('/dev/code-sms', async (req) => {
+    const parsed = z
+      .strictObject({
+        number: z.string().transform((s) => s.replace(/\D/g, '')).pipe(FullNumber),
+        app: AppId,
+        text: z.string().min(1).max(1600),
+        sender: z.string().max(64).optional(),
+      })
+      .safeParse(req.body ?? {});
+    if (!parsed.success) throw invalid(parsed.error);
+    const { number, app: appId, text, sender } = parsed.data;
+    return app.deps.codes.devSend({ number, app: appId, text, ...(sender ? { sender } : {}) });
   });
 
   app.get('/dev/captcha', async (req) => {

@@ -25,10 +25,11 @@ export const currencyOf = (brand: BrandId): Currency => (brand === 'cloudnumber'
  * - `receive`: a minute of an incoming call on a number of the country (`variant` 'toll_free' for
  *   toll-free numbers);
  * - `number_month`: a month's rent of a number of the country (`variant` 'toll_free' likewise);
- * - `code`: a received verification code, `variant` the app (the codes area adds its rows).
+ * - `code`: a received verification code, `variant` the app; `code_month`: a month of keeping a
+ *   verification number (both from migration 025).
  * A new kind is rows in the table (a migration's data file or the operator's import), not a schema change.
  */
-export type RateKind = 'sms' | 'mms' | 'call' | 'call_economic' | 'receive' | 'number_month' | 'code';
+export type RateKind = 'sms' | 'mms' | 'call' | 'call_economic' | 'receive' | 'number_month' | 'code' | 'code_month';
 
 export interface RateQuery {
   /** ISO country (destination, or the number's own); null or undefined: only '*' rows apply. */

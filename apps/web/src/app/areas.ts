@@ -7,4 +7,5 @@ export const tabViews: Partial<Record<RailTab, LazyExoticComponent<ComponentType
   tabAccount: lazy(() => import('../features/account/AccountTab')),
   contacts: lazy(() => import('../features/contacts/ContactsTab')),
   numbers: lazy(() => import('../features/numbers/NumbersTab')),
+  verification: lazy(() => import('../features/codes/VerificationTab')),
 };

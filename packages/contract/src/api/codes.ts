@@ -131,10 +131,14 @@ export const LockedPhone = z.object({
 export type LockedPhone = z.infer<typeof LockedPhone>;
 
 /**
- * Lock a number for the polling window. Decided: without `number` the server picks a fresh one
- * (the client's 'Get a New Number' choice); `lastApp`/`lastNumber` name the lock being replaced
- * ('try another number'), which is released; `needLog` 1 (default) records the number among the
- * account's recent ones. 500000 (HTTP 400) when no number is available; 100023 without a profile.
+ * Lock a number for the polling window. Decided: without `number` the server picks a fresh one (the
+ * client's 'Get a New Number' choice); `lastApp`/`lastNumber` name the lock being replaced ('try
+ * another number'), which is released; `needLog` 1 (default) records the number among the account's
+ * recent ones. The balance must cover one code (400001 otherwise: the insufficient-balance dialog);
+ * an account holds at most constants.codeMaxLiveLocks live locks. 500000 (HTTP 400) when no number is
+ * available. 100023 when the billing profile was refused by review (status 100): locking needs no
+ * profile otherwise, as is the norm for a pay-per-code service; keeping a number (subscribing) needs
+ * a verified one.
  */
 export const lockVerificationCodePhone = defineEndpoint({
   name: 'lockVerificationCodePhone',
@@ -154,8 +158,18 @@ export const lockVerificationCodePhone = defineEndpoint({
   output: LockedPhone,
 });
 
-/** A received code SMS (spec 001 §3): its text, date, what it cost and its id. */
-export const SmsItem = z.object({ text: z.string(), date: EpochMs, charge: Money, smsId: SmsId });
+/**
+ * A received code SMS (spec 001 §3): its text, date, what it cost and its id. Decided: `code` is the
+ * code read from the text ('' when none was found), shown highlighted with a copy button. A code the
+ * balance could not pay when it arrived has `charge` 0 and its text and code withheld ('' both).
+ */
+export const SmsItem = z.object({
+  text: z.string(),
+  date: EpochMs,
+  charge: Money,
+  smsId: SmsId,
+  code: z.string(),
+});
 export type SmsItem = z.infer<typeof SmsItem>;
 
 /**

@@ -3,6 +3,7 @@ import type { AccountAreaTables } from './account';
 import type { AccountsTables } from './accounts';
 import type { CatalogueTables } from './catalogue';
 import type { ChatsTables } from './chats';
+import type { CodeHistoryTables, CodesTables } from './codes';
 import type { JobsTables } from './jobs';
 import type { MediaTables } from './media';
 import type { PaymentsTables } from './payments';
@@ -23,6 +24,8 @@ export interface DB
     AccountsTables,
     CatalogueTables,
     ChatsTables,
+    CodesTables,
+    CodeHistoryTables,
     JobsTables,
     MediaTables,
     PaymentsTables,

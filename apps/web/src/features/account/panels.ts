@@ -12,4 +12,6 @@ export const panelViews: Partial<Record<AccountPanel, LazyExoticComponent<Compon
   call: lazy(() => import('../history/CallHistoryPanel')),
   invite: lazy(() => import('../invite/InvitePanel')),
   redeemCode: lazy(() => import('../invite/RedeemCodePanel')),
+  numberManagement: lazy(() => import('../codes/NumbersPanel')),
+  subscriptionHistory: lazy(() => import('../codes/HistoryPanel')),
 };
