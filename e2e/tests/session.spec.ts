@@ -16,7 +16,8 @@ test('the token is replaced every 12 hours; a refused refresh removes it', async
   await expect(page.getByTestId('balance')).toBeVisible();
 
   const refreshed = page.waitForResponse((r) => r.url().includes('/web/refreshToken'));
-  await page.clock.fastForward('12:00:01');
+  // 12 hours and the up-to-30 s spread between tabs (useTokenRefresh)
+  await page.clock.fastForward('12:00:31');
   expect((await (await refreshed).json()).retcode).toBe(0);
   const next = await page.evaluate(() => localStorage.getItem('numa.token'));
   expect(next).not.toBe(token);
@@ -25,7 +26,8 @@ test('the token is replaced every 12 hours; a refused refresh removes it', async
   // the account signs out elsewhere: the next refresh is refused and the token goes
   await request('POST', '/web/logout', null, { platform: 'numa' }, next!);
   const refused = page.waitForResponse((r) => r.url().includes('/web/refreshToken'));
-  await page.clock.fastForward('12:00:01');
+  // 12 hours and the up-to-30 s spread between tabs (useTokenRefresh)
+  await page.clock.fastForward('12:00:31');
   expect((await (await refused).json()).retcode).toBe(100012);
   await expect(page.getByRole('heading', { name: 'Log in to Numa' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('numa.token'))).toBeNull();
