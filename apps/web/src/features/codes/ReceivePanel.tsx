@@ -5,7 +5,7 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { money } from '../../lib/money';
-import { copyText } from './clipboard';
+import { copyText } from '../../lib/clipboard';
 import type { Receiving, TipState } from './useReceive';
 
 const mmss = (polls: number) => {

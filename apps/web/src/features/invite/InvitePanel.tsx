@@ -4,33 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Loading, LoadFailed } from '../../components/Spinner';
+import { copyText } from '../../lib/clipboard';
 import { brand } from '../../lib/config';
 import { useUi } from '../../stores/ui';
 import { referralLink, useInviteInfo } from './api';
 import './invite.css';
-
-/** Copies text; older browsers and denied permissions fall back to a hidden text area. */
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.appendChild(area);
-    area.select();
-    try {
-      return document.execCommand('copy');
-    } catch {
-      return false;
-    } finally {
-      area.remove();
-    }
-  }
-}
 
 const tipIcons = ['★', '♥', '✦'];
 
