@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { cryptoMethodOf, endpoints, YearMonth } from '@numa/contract';
+import { cryptoMethodOf, endpoints, YearMonth, type BrandId, type PaymentMethodKey } from '@numa/contract';
 import { ApiError } from '../lib/errors';
 import { invalid, route } from '../lib/route';
 import { SandboxPayments, type SandboxAction } from '../providers/payments/sandbox';
@@ -28,48 +28,49 @@ export default async function paymentRoutes(app: FastifyInstance) {
     payments.methods(session.accountId, ctx.brand.id),
   );
 
+  // the card, Alipay and crypto-checkout submits differ only in where the method comes from
+  const submit =
+    (methodOf: (input: { payment_method?: PaymentMethodKey }) => PaymentMethodKey) =>
+    async ({
+      req,
+      input,
+      session,
+      ctx,
+    }: {
+      req: FastifyRequest;
+      input: {
+        productid: string;
+        custom_amount?: number;
+        return_url?: string;
+        payment_method?: PaymentMethodKey;
+      };
+      session: { accountId: number };
+      ctx: { brand: { id: BrandId } };
+    }) => {
+      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
+        method: methodOf(input),
+        productId: input.productid,
+        customAmount: input.custom_amount,
+        returnUrl: input.return_url,
+      });
+      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
+    };
   route(
     app,
     endpoints.paySubmit,
-    async ({ req, input, session, ctx }) => {
-      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
-        method: input.payment_method,
-        productId: input.productid,
-        customAmount: input.custom_amount,
-        returnUrl: input.return_url,
-      });
-      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
-    },
+    submit((i) => i.payment_method!),
     submitLimit,
   );
-
   route(
     app,
     endpoints.alipayPaySubmit,
-    async ({ req, input, session, ctx }) => {
-      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
-        method: 'alipay',
-        productId: input.productid,
-        customAmount: input.custom_amount,
-        returnUrl: input.return_url,
-      });
-      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
-    },
+    submit(() => 'alipay'),
     submitLimit,
   );
-
   route(
     app,
     endpoints.cryptoCurrencyPaySubmit,
-    async ({ req, input, session, ctx }) => {
-      const r = await payments.submit(session.accountId, ctx.brand.id, baseUrl(req), {
-        method: 'cryptoPay',
-        productId: input.productid,
-        customAmount: input.custom_amount,
-        returnUrl: input.return_url,
-      });
-      return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
-    },
+    submit(() => 'cryptoPay'),
     submitLimit,
   );
 
