@@ -4,13 +4,25 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/data/**', 'test-results/**', 'playwright-report/**', 'bench/results/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      '**/data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'bench/results/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
@@ -23,7 +35,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['libphonenumber-js', 'libphonenumber-js/*'], message: 'Phones go through @numa/contract (phone.ts): one metadata set, one E.164 split.' }] },
+        {
+          patterns: [
+            {
+              group: ['libphonenumber-js', 'libphonenumber-js/*'],
+              message: 'Phones go through @numa/contract (phone.ts): one metadata set, one E.164 split.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -45,9 +64,18 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'], message: 'Routes and the socket layer call services; the database stays behind them.' },
-            { group: ['**/db', '**/db/*'], message: 'Routes and the socket layer call services; the database stays behind them.' },
-            { group: ['**/repositories', '**/repositories/*'], message: 'Routes and the socket layer call services, not repositories.' },
+            {
+              group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'],
+              message: 'Routes and the socket layer call services; the database stays behind them.',
+            },
+            {
+              group: ['**/db', '**/db/*'],
+              message: 'Routes and the socket layer call services; the database stays behind them.',
+            },
+            {
+              group: ['**/repositories', '**/repositories/*'],
+              message: 'Routes and the socket layer call services, not repositories.',
+            },
             { group: ['**/jobs/*'], message: 'Use app.deps.jobs.' },
           ],
         },
@@ -56,12 +84,18 @@ export default tseslint.config(
   },
   {
     // the database facade reaches services (for db.tx), but building SQL on it is the repositories' job
-    files: ['apps/server/src/services/**', 'apps/server/src/jobs/**', 'apps/server/src/routes/**', 'apps/server/src/realtime/**'],
+    files: [
+      'apps/server/src/services/**',
+      'apps/server/src/jobs/**',
+      'apps/server/src/routes/**',
+      'apps/server/src/realtime/**',
+    ],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
-          selector: 'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto|with|withRecursive|executeQuery)$/]',
+          selector:
+            'CallExpression[callee.property.name=/^(selectFrom|selectNoFrom|insertInto|updateTable|deleteFrom|mergeInto|with|withRecursive|executeQuery)$/]',
           message: 'SQL lives in src/repositories: call a repository function.',
         },
       ],
@@ -74,9 +108,19 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'], message: 'SQL lives in src/repositories; services call repository functions.' },
-            { group: ['**/db/*'], message: 'Only the facade types of src/db (Database, Q, Tx) reach services.' },
-            { group: ['**/db'], allowTypeImports: true, message: 'Services get the database from deps; import its types only.' },
+            {
+              group: ['kysely', 'kysely/*', 'pg', '@electric-sql/*'],
+              message: 'SQL lives in src/repositories; services call repository functions.',
+            },
+            {
+              group: ['**/db/*'],
+              message: 'Only the facade types of src/db (Database, Q, Tx) reach services.',
+            },
+            {
+              group: ['**/db'],
+              allowTypeImports: true,
+              message: 'Services get the database from deps; import its types only.',
+            },
           ],
         },
       ],

@@ -107,7 +107,11 @@ async function openDb(): Promise<{ db: Database; dataDir: string; cleanup(): Pro
 
 async function makeAccount(db: Database, email: string, number: string, balance: number) {
   return db.tx(async (q) => {
-    const [row] = await raw<{ id: number }>(q, `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`, [email]);
+    const [row] = await raw<{ id: number }>(
+      q,
+      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
+      [email],
+    );
     const id = row!.id;
     await assignNumber(q, { accountId: id, number });
     if (balance) {

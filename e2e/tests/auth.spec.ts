@@ -24,7 +24,8 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
 
   const nav = rail(page);
   await expect(nav.getByRole('button', { name: 'Chats' })).toBeVisible();
-  for (const tab of ['Verification', 'Numbers', 'Contacts', 'Account']) await expect(nav.getByRole('button', { name: tab })).toBeVisible();
+  for (const tab of ['Verification', 'Numbers', 'Contacts', 'Account'])
+    await expect(nav.getByRole('button', { name: tab })).toBeVisible();
   await expect(page).toHaveTitle('Chats');
 
   await nav.getByRole('button', { name: 'Account' }).click();
@@ -107,7 +108,9 @@ test('a wrong code clears the boxes; resend waits 60 s and asks for a captcha ag
   const right = await waitForCode(email);
   const wrong = right === '000000' ? '111111' : '000000';
   await typeCode(page, wrong);
-  await expect(page.getByRole('alert').filter({ hasText: 'The verification code is incorrect.' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'The verification code is incorrect.' }),
+  ).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Digit 1 of 6' })).toHaveValue('');
   await expect(page.getByText(/Resend code in \d+ s/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resend code' })).toHaveCount(0);
@@ -123,7 +126,9 @@ test('a wrong code clears the boxes; resend waits 60 s and asks for a captcha ag
   await expect(rail(page).getByRole('button', { name: 'Account' })).toBeVisible();
 });
 
-test('signing straight back in after logout shows the resend wait before any captcha, counting down', async ({ page }) => {
+test('signing straight back in after logout shows the resend wait before any captcha, counting down', async ({
+  page,
+}) => {
   await page.clock.install();
   await page.goto(hostUrl(null, '/login'));
   const email = uniqueEmail('again');
@@ -159,7 +164,10 @@ test('signing straight back in after logout shows the resend wait before any cap
   await expect(rail(page).getByRole('button', { name: 'Account' })).toBeVisible();
 });
 
-test('jiema: Chinese by default, no language switch, sign in by e-mail and by phone', async ({ page, browser }) => {
+test('jiema: Chinese by default, no language switch, sign in by e-mail and by phone', async ({
+  page,
+  browser,
+}) => {
   await page.goto(hostUrl('jiema'));
   await expect(page.getByRole('button', { name: '登录' }).first()).toBeVisible();
   await page.getByRole('button', { name: '登录' }).first().click();
@@ -169,7 +177,8 @@ test('jiema: Chinese by default, no language switch, sign in by e-mail and by ph
   const nav = rail(page);
   await expect(nav.getByRole('button', { name: '验证码' })).toBeVisible();
   await expect(nav.getByRole('button', { name: '账户' })).toBeVisible();
-  for (const hidden of ['聊天', '号码', '联系人']) await expect(nav.getByRole('button', { name: hidden })).toHaveCount(0);
+  for (const hidden of ['聊天', '号码', '联系人'])
+    await expect(nav.getByRole('button', { name: hidden })).toHaveCount(0);
 
   const phonePage = await browser.newPage();
   await phonePage.goto(hostUrl('jiema', '/login'));

@@ -3,7 +3,13 @@ import { brands, formatMoney, visibleTabs, type BrandId } from '@numa/contract';
 import { apiSignIn, hostUrl, openSignedIn, rail, uniqueEmail } from './support';
 
 const tabNames = {
-  en: { chats: 'Chats', verification: 'Verification', numbers: 'Numbers', contacts: 'Contacts', tabAccount: 'Account' },
+  en: {
+    chats: 'Chats',
+    verification: 'Verification',
+    numbers: 'Numbers',
+    contacts: 'Contacts',
+    tabAccount: 'Account',
+  },
   zh: { chats: '聊天', verification: '验证码', numbers: '号码', contacts: '联系人', tabAccount: '账户' },
 } as const;
 
@@ -18,12 +24,18 @@ for (const id of Object.keys(brands) as BrandId[]) {
     await expect(nav.getByRole('button', { name: names.tabAccount })).toBeVisible();
     const shown = visibleTabs(brand);
     for (const tab of Object.keys(names) as (keyof typeof names)[]) {
-      await expect(nav.getByRole('button', { name: names[tab], exact: true })).toHaveCount(shown.includes(tab) ? 1 : 0);
+      await expect(nav.getByRole('button', { name: names[tab], exact: true })).toHaveCount(
+        shown.includes(tab) ? 1 : 0,
+      );
     }
     // language switch hidden where the brand hides it
-    await expect(nav.getByRole('button', { name: /Switch to|切换到/ })).toHaveCount(brand.hideLanguageSwitch ? 0 : 1);
+    await expect(nav.getByRole('button', { name: /Switch to|切换到/ })).toHaveCount(
+      brand.hideLanguageSwitch ? 0 : 1,
+    );
     // brand colour on the active rail item's background and in the theme
-    const primary = await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim());
+    const primary = await page.evaluate(() =>
+      getComputedStyle(document.documentElement).getPropertyValue('--primary').trim(),
+    );
     expect(primary).toBe(brand.colors.primary);
     await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', brand.colors.primary);
     // the balance in the brand's unit and decimals
@@ -32,9 +44,14 @@ for (const id of Object.keys(brands) as BrandId[]) {
   });
 }
 
-test('jiema: the applist front page lists apps and opens the messages site on Next', async ({ page, context }) => {
+test('jiema: the applist front page lists apps and opens the messages site on Next', async ({
+  page,
+  context,
+}) => {
   // the messages site is outside; answer for it so the new tab loads
-  await context.route('https://sms.jiema.app/**', (r) => r.fulfill({ body: '<title>messages</title>', contentType: 'text/html' }));
+  await context.route('https://sms.jiema.app/**', (r) =>
+    r.fulfill({ body: '<title>messages</title>', contentType: 'text/html' }),
+  );
   await page.goto(hostUrl('jiema'));
   await expect(page.getByRole('heading', { name: '接收验证码' })).toBeVisible();
   await page.getByRole('searchbox', { name: '搜索应用' }).fill('微');
@@ -66,10 +83,13 @@ test('the front page ignores a dead token (no alert)', async ({ page }) => {
 });
 
 test('numa sends phones to the mobile site; other brands show the mobile notice', async ({ browser }) => {
-  const iphone = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+  const iphone =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
   const ctx = await browser.newContext({ userAgent: iphone, viewport: { width: 390, height: 844 } });
   const page = await ctx.newPage();
-  await page.route('https://m.numa.app/**', (r) => r.fulfill({ body: '<title>mobile site</title>', contentType: 'text/html' }));
+  await page.route('https://m.numa.app/**', (r) =>
+    r.fulfill({ body: '<title>mobile site</title>', contentType: 'text/html' }),
+  );
   await page.goto(hostUrl(null, '/login?ref=x'));
   await expect(page).toHaveURL('https://m.numa.app/?ref=x');
   await page.goto(hostUrl('wephone', '/login'));

@@ -160,7 +160,11 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await pictureLoaded(a.page, picture);
   const pane = a.page.getByRole('log');
   await expect
-    .poll(() => pane.evaluate((el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight))
+    .poll(() =>
+      pane.evaluate(
+        (el) => el.scrollHeight > el.clientHeight && el.scrollHeight - el.scrollTop - el.clientHeight,
+      ),
+    )
     .toBeLessThanOrEqual(2);
   await expectBottomShown(pane, picture.getByRole('img', { name: 'Picture' }));
   await a.page.setViewportSize({ width: 1280, height: 800 });
@@ -230,13 +234,17 @@ test('two people text and send a picture in real time: pending → sent, unread,
   // picture as it gets its height, nothing is cut off (issue 13 §3.1)
   await a.page.setViewportSize({ width: 1280, height: 460 });
   const paneA = a.page.getByRole('log');
-  await expect.poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+  await expect
+    .poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+    .toBeLessThanOrEqual(2);
   const chooserB = b.page.waitForEvent('filechooser');
   await b.page.getByRole('button', { name: 'Send a picture' }).click();
   await (await chooserB).setFiles({ name: 'noise2.png', mimeType: 'image/png', buffer: noisePng(700, 900) });
   const incoming = a.page.getByTestId('message').last();
   await pictureLoaded(a.page, incoming);
-  await expect.poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight)).toBeLessThanOrEqual(2);
+  await expect
+    .poll(() => paneA.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight))
+    .toBeLessThanOrEqual(2);
   await expectBottomShown(paneA, incoming.getByRole('img', { name: 'Picture' }));
   await a.page.setViewportSize({ width: 1280, height: 800 });
 

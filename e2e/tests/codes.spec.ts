@@ -1,7 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { adminCommand, api, apiSignIn, openSignedIn, request, uniqueEmail } from './support';
 
-test('jiema and numa: get a number for an app, the code arrives live and is charged once; try another; Done', async ({ page, context }) => {
+test('jiema and numa: get a number for an app, the code arrives live and is charged once; try another; Done', async ({
+  page,
+  context,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   // jiema, in Chinese: the Chinese verification page (no more dead end)
   const email = uniqueEmail('codes');
@@ -9,8 +12,20 @@ test('jiema and numa: get a number for an app, the code arrives live and is char
   const credited = await adminCommand('account', 'credit', email, '5', '--brand', 'jiema', '--note', 'e2e');
   expect(credited.stdout + credited.stderr).toContain('→ 5');
   // keeping a number needs a verified billing profile
-  const profile = { platform: 'jiema', firstName: 'Li', lastName: 'Wei', address: '1 Main St', city: 'Austin', province: 'TX', country: 'United States', regionCode: 'US', postalCode: '73301' };
-  expect((await request('POST', '/web/updateProfile?languagecode=en', 'jiema', profile, token)).json.retcode).toBe(0);
+  const profile = {
+    platform: 'jiema',
+    firstName: 'Li',
+    lastName: 'Wei',
+    address: '1 Main St',
+    city: 'Austin',
+    province: 'TX',
+    country: 'United States',
+    regionCode: 'US',
+    postalCode: '73301',
+  };
+  expect(
+    (await request('POST', '/web/updateProfile?languagecode=en', 'jiema', profile, token)).json.retcode,
+  ).toBe(0);
   expect((await adminCommand('review', 'approve', email, 'profile', '--brand', 'jiema')).code).toBe(0);
   await openSignedIn(page, 'jiema', token, '/verification');
   const main = page.getByRole('main');
@@ -20,7 +35,9 @@ test('jiema and numa: get a number for an app, the code arrives live and is char
   await expect(main.getByText(/0\.25/).first()).toBeVisible();
   // without the terms ticked, the alert says so
   await main.getByRole('button', { name: /^(Get number|获取号码)$/ }).click();
-  await expect(page.getByRole('alertdialog').or(page.getByRole('alert')).first()).toContainText(/tick the terms|勾选条款/);
+  await expect(page.getByRole('alertdialog').or(page.getByRole('alert')).first()).toContainText(
+    /tick the terms|勾选条款/,
+  );
   await page.keyboard.press('Escape');
   await main.locator('.codes-agree').click();
   await main.getByRole('button', { name: /^(Get number|获取号码)$/ }).click();
@@ -38,15 +55,24 @@ test('jiema and numa: get a number for an app, the code arrives live and is char
   // while receiving, the rest of the page is locked: touching it asks to press Done first
   await main.getByRole('button', { name: /press Done first|请先点击完成/ }).click();
   await expect(page.getByRole('alertdialog')).toContainText(/press Done first|请先点击完成/);
-  await page.getByRole('alertdialog').getByRole('button', { name: /^(OK|确定)$/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /^(OK|确定)$/ })
+    .click();
   // 'try another number' is off once an SMS came; Done gives the number back
   await expect(main.getByRole('button', { name: /Try another number|换一个号码/ })).toBeDisabled();
   // keep it: subscribe (the month's rent with its bill), thanks, then the flow ends
   const lockedText = (await number.textContent())!.replace(/\D/g, '');
   await main.getByRole('button', { name: /^(Subscribe|订阅)$/ }).click();
-  await page.getByRole('dialog').getByRole('button', { name: /^(Subscribe|订阅)$/ }).click();
+  await page
+    .getByRole('dialog')
+    .getByRole('button', { name: /^(Subscribe|订阅)$/ })
+    .click();
   await expect(page.getByRole('alertdialog')).toContainText(/Subscribed|订阅成功/);
-  await page.getByRole('alertdialog').getByRole('button', { name: /^(OK|确定)$/ }).click();
+  await page
+    .getByRole('alertdialog')
+    .getByRole('button', { name: /^(OK|确定)$/ })
+    .click();
   await expect(number).toHaveCount(0);
   await expect(page.getByTestId('codes-balance')).toContainText('2.7500');
   // Recently used: the kept number, its SMS history, and receiving on it again
@@ -82,7 +108,11 @@ test('jiema and numa: get a number for an app, the code arrives live and is char
   const sent = await fetch(`${api}/dev/code-sms`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ number: locked2, app: 'telegram', text: 'Telegram code: 81234\n\nYou can also tap on this link to log in' }),
+    body: JSON.stringify({
+      number: locked2,
+      app: 'telegram',
+      text: 'Telegram code: 81234\n\nYou can also tap on this link to log in',
+    }),
   });
   expect(((await sent.json()) as { status: string }).status).toBe('charged');
   await expect(main2.locator('.codes-code').filter({ hasText: '81234' })).toBeVisible();

@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { api, apiSignIn, expectAccessible, forgetCodeLimits, openSignedIn, request, uniqueEmail } from './support';
+import {
+  api,
+  apiSignIn,
+  expectAccessible,
+  forgetCodeLimits,
+  openSignedIn,
+  request,
+  uniqueEmail,
+} from './support';
 
 const rows = (page: Page) => page.getByTestId('contact-row');
 const list = (page: Page) => page.getByTestId('contact-list');

@@ -148,7 +148,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const mail: MailPort =
     opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
   const carrier: CarrierPort = opts.carrier ?? createCarrier(env, app.log);
-  if (!dev && mail.name === 'simulator') app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
+  if (!dev && mail.name === 'simulator')
+    app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
   if (dev && !isLoopbackHost(env.HOST)) {
     app.log.warn(
       { host: env.HOST, nodeEnv: env.NODE_ENV },
@@ -159,23 +160,42 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const clock = opts.clock ?? systemClock;
   // an embedded database is this process's alone: any job lease in it at start is a dead process's
-  const jobs = createJobs({ db, clock, log: app.log, options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs } });
-  const media = createMediaService(db, opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
+  const jobs = createJobs({
+    db,
+    clock,
+    log: app.log,
+    options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs },
+  });
+  const media = createMediaService(
+    db,
+    opts.mediaStore ?? new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')),
+  );
   const pricing = createPricing(db);
   const realtime = new RealtimeHub();
-  const redis = env.REDIS_URL ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 }) : null;
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 })
+    : null;
   redis?.on('error', (err) => app.log.warn({ err }, 'redis error'));
   const sessions = createSessionService(db, {
     log: app.log,
     ttlMs: env.SESSION_CACHE_MS,
     ...(redis ? { redis: { client: redis, channel: sessionsChannel(env.REDIS_KEY_PREFIX) } } : {}),
   });
-  const signin = createSigninService({ db, mail, carrier, dev, log: app.log, ipLimitFactor: env.IP_RATE_LIMIT_FACTOR, sessions });
+  const signin = createSigninService({
+    db,
+    mail,
+    carrier,
+    dev,
+    log: app.log,
+    ipLimitFactor: env.IP_RATE_LIMIT_FACTOR,
+    sessions,
+  });
   const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
   const numberSupply = opts.numberSupply ?? createNumberSupply();
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const codeSupply: CodeSupplyPort =
-    opts.codeSupply ?? new SimulatedCodeSupply({ sendAfterMs: env.CODE_SIM_SEND_AFTER_MS, failRate: env.CODE_SIM_FAIL_RATE });
+    opts.codeSupply ??
+    new SimulatedCodeSupply({ sendAfterMs: env.CODE_SIM_SEND_AFTER_MS, failRate: env.CODE_SIM_FAIL_RATE });
   const deps: Deps = {
     env,
     dev,
@@ -191,7 +211,17 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     captcha: createCaptchaService(db, pow),
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
-    chats: createChatService({ db, jobs, carrier, media, realtime, pricing, stt, log: app.log, ...(opts.chats ? { options: opts.chats } : {}) }),
+    chats: createChatService({
+      db,
+      jobs,
+      carrier,
+      media,
+      realtime,
+      pricing,
+      stt,
+      log: app.log,
+      ...(opts.chats ? { options: opts.chats } : {}),
+    }),
     codes: createCodesService({ db, jobs, pricing, clock, realtime, supply: codeSupply, log: app.log }),
     codesOperator: createCodesOperator(db),
     contacts: createContactService(db),
@@ -213,14 +243,30 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         ? { provider: opts.payments }
         : paymentProviders(env, db, clock, async (url, body, headers) => {
             const u = new URL(url);
-            const res = await app.inject({ method: 'POST', url: u.pathname + u.search, headers: { ...headers, host: u.host }, payload: body });
+            const res = await app.inject({
+              method: 'POST',
+              url: u.pathname + u.search,
+              headers: { ...headers, host: u.host },
+              payload: body,
+            });
             return { status: res.statusCode };
           })),
-      options: { dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS, orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000 },
+      options: {
+        dailyAttempts: env.PAYMENT_DAILY_ATTEMPTS,
+        orderTtlMs: env.PAYMENT_ORDER_TTL_MINUTES * 60_000,
+      },
     }),
     numberSupply,
     calls: createCallService({ db, pricing, clock, deliver: (m) => deps.chats.sink.inbound(m) }),
-    subscriptions: createSubscriptionService({ db, pricing, supply: numberSupply, jobs, clock, mail, log: app.log }),
+    subscriptions: createSubscriptionService({
+      db,
+      pricing,
+      supply: numberSupply,
+      jobs,
+      clock,
+      mail,
+      log: app.log,
+    }),
     pow,
     profile: createProfileService(db, media, app.log),
     review: createReviewService(db, media),
@@ -235,7 +281,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // dev start on a new database: the demo accounts (npm run seed:demo does the same on demand)
   if (env.NODE_ENV === 'development') {
     const seeded = await deps.demo.seedIfNew();
-    if (seeded) app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
+    if (seeded)
+      app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
   }
 
   // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
@@ -267,7 +314,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // multipart bodies (identity images): routes read them with req.parts() and their own tighter limits
   await app.register(multipart, {
-    limits: { fileSize: constants.identityImage.maxBytes, files: 4, fields: 10, fieldSize: 4096, parts: 14, headerPairs: 50 },
+    limits: {
+      fileSize: constants.identityImage.maxBytes,
+      files: 4,
+      fields: 10,
+      fieldSize: 4096,
+      parts: 14,
+      headerPairs: 50,
+    },
   });
 
   await app.register(healthRoutes);

@@ -6,21 +6,25 @@ const bool = z
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
 /** `host=brand` pairs, comma-separated: `wephone.example.com=wephone,sms.example.cn=jiema`. */
-const hostTable = z
-  .string()
-  .transform((s, ctx) => {
-    const table: Record<string, BrandId> = {};
-    for (const pair of s.split(',').map((p) => p.trim()).filter(Boolean)) {
-      const [host, brand] = pair.split('=').map((x) => x?.trim().toLowerCase());
-      const parsed = BrandId.safeParse(brand);
-      if (!host || !parsed.success) {
-        ctx.addIssue({ code: 'custom', message: `BRAND_HOSTS entry "${pair}" is not host=brand (brands: ${brandIds.join(', ')})` });
-        return z.NEVER;
-      }
-      table[host] = parsed.data;
+const hostTable = z.string().transform((s, ctx) => {
+  const table: Record<string, BrandId> = {};
+  for (const pair of s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const [host, brand] = pair.split('=').map((x) => x?.trim().toLowerCase());
+    const parsed = BrandId.safeParse(brand);
+    if (!host || !parsed.success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `BRAND_HOSTS entry "${pair}" is not host=brand (brands: ${brandIds.join(', ')})`,
+      });
+      return z.NEVER;
     }
-    return table;
-  });
+    table[host] = parsed.data;
+  }
+  return table;
+});
 
 /**
  * Every environment variable the server reads, validated in one place. The README's Configuration
@@ -55,12 +59,18 @@ export const EnvSchema = z.object({
   /** Carrier adapter for SMS/MMS. */
   CARRIER: z.enum(['simulator', 'twilio']).default('simulator'),
   /** Twilio (CARRIER=twilio): the account SID and auth token (REST calls, webhook signatures). */
-  TWILIO_ACCOUNT_SID: z.string().regex(/^AC[0-9a-fA-F]{32}$/, 'expected AC followed by 32 hex digits').optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/, 'expected AC followed by 32 hex digits')
+    .optional(),
   TWILIO_AUTH_TOKEN: z.string().min(16).optional(),
   /** The public base URL Twilio reaches this server at (webhooks, MMS media), e.g. https://numa.example.com. */
   TWILIO_WEBHOOK_BASE_URL: z.string().url().optional(),
   /** The Messaging Service that sends system messages (sign-in and verification codes) on Twilio. */
-  TWILIO_MESSAGING_SERVICE_SID: z.string().regex(/^MG[0-9a-fA-F]{32}$/, 'expected MG followed by 32 hex digits').optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z
+    .string()
+    .regex(/^MG[0-9a-fA-F]{32}$/, 'expected MG followed by 32 hex digits')
+    .optional(),
   /** Twilio's REST API (tests point it at a local fake). */
   TWILIO_API_BASE_URL: z.string().url().default('https://api.twilio.com'),
   /** Code-number supplier (verification codes): the built-in simulator (platform pool, simulated apps). */
@@ -70,7 +80,10 @@ export const EnvSchema = z.object({
   /** Simulator: the share of locks whose app never sends (0 to 1), as real apps fail now and then. */
   CODE_SIM_FAIL_RATE: z.coerce.number().min(0).max(1).default(0),
   /** Prefix of this deployment's Redis keys and channels (socket.io adapter). */
-  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/).default('numa'),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+    .default('numa'),
   /** The built web client; served with a fallback to index.html. */
   WEB_DIST: z.string().optional(),
   /**
@@ -83,16 +96,26 @@ export const EnvSchema = z.object({
     .default('')
     .transform((s, ctx) => {
       const out: string[] = [];
-      for (const item of s.split(',').map((x) => x.trim()).filter(Boolean)) {
+      for (const item of s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)) {
         let origin: string | null = null;
         try {
           const u = new URL(item);
-          if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === item.replace(/\/$/, '').toLowerCase()) origin = u.origin;
+          if (
+            (u.protocol === 'http:' || u.protocol === 'https:') &&
+            u.origin === item.replace(/\/$/, '').toLowerCase()
+          )
+            origin = u.origin;
         } catch {
           origin = null;
         }
         if (!origin) {
-          ctx.addIssue({ code: 'custom', message: `ALLOWED_ORIGINS entry "${item}" is not an origin like https://app.example.com` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `ALLOWED_ORIGINS entry "${item}" is not an origin like https://app.example.com`,
+          });
           return z.NEVER;
         }
         out.push(origin);

@@ -95,7 +95,11 @@ export interface Deps {
   verify: VerifyService;
 }
 
-export type CaptchaNext = (p: { req: FastifyRequest; ctx: RequestContext; params: Record<string, unknown> }) => Promise<unknown>;
+export type CaptchaNext = (p: {
+  req: FastifyRequest;
+  ctx: RequestContext;
+  params: Record<string, unknown>;
+}) => Promise<unknown>;
 
 /** Read on every call (spec 000 §7): the host's brand and the caller's language. */
 export interface RequestContext {

@@ -14,7 +14,9 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'numa-admin-'));
   cpSync(inject('pgliteTemplate'), path.join(dir, 'pg'), { recursive: true });
   const db = withQuery(await openPglite(path.join(dir, 'pg')));
-  await db.query(`INSERT INTO accounts (brand, email) VALUES ('numa', 'op@example.com'), ('wephone', 'op@example.com')`);
+  await db.query(
+    `INSERT INTO accounts (brand, email) VALUES ('numa', 'op@example.com'), ('wephone', 'op@example.com')`,
+  );
   await db.close();
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
@@ -39,7 +41,9 @@ describe('npm run admin', () => {
   });
 
   it('credits and debits with a bill row each, per brand', async () => {
-    expect((await run('account', 'credit', 'op@example.com', '5.25', '--note', 'welcome')).text).toContain('balance 0 → 5.25');
+    expect((await run('account', 'credit', 'op@example.com', '5.25', '--note', 'welcome')).text).toContain(
+      'balance 0 → 5.25',
+    );
     expect((await run('account', 'debit', 'op@example.com', '0.25')).text).toContain('balance 5.25 → 5');
     const shown = await run('account', 'show', 'op@example.com');
     expect(shown.text).toContain('balance  5.0000 Coins');
@@ -84,7 +88,10 @@ describe('npm run admin while the server holds the embedded database', () => {
       expect(await forwardToServer(['account', 'show', 'nobody@example.com'], io)).toBe(1);
       expect(err.join('\n')).toContain('No numa account matches');
       // the credit went through the server's own database
-      const bal = await t.app.inject({ url: '/web/queryBalance', headers: { 'auth-token': (await signInToken(t, email)) } });
+      const bal = await t.app.inject({
+        url: '/web/queryBalance',
+        headers: { 'auth-token': await signInToken(t, email) },
+      });
       expect(bal.json().data.balance).toBe(2.5);
     } finally {
       process.env.DATA_DIR = before;

@@ -1,7 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retmsg } from '@numa/contract';
 import { buildApp } from '../src/app';
-import { captchaProof, client, lastCode, newCaptchaId, openTestDb, signIn, solveCaptcha, solvePow, startTestApp, testDbKind, testEnv, type TestApp } from './helpers';
+import {
+  captchaProof,
+  client,
+  lastCode,
+  newCaptchaId,
+  openTestDb,
+  signIn,
+  solveCaptcha,
+  solvePow,
+  startTestApp,
+  testDbKind,
+  testEnv,
+  type TestApp,
+} from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -44,7 +57,12 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     // a captcha is spent after one try, right or wrong: the new drawing has a new answer and a new challenge
     const answer = (await t.app.inject({ url: `/dev/captcha?captchaId=${captchaId}` })).json().text as string;
     const pow = await solvePow(wrong.body.data.pow);
-    const ok = await c.post('/web/preLogin', { email: addr.toUpperCase(), captchaId, inputCaptcha: answer.toUpperCase(), pow });
+    const ok = await c.post('/web/preLogin', {
+      email: addr.toUpperCase(),
+      captchaId,
+      inputCaptcha: answer.toUpperCase(),
+      pow,
+    });
     expect(ok.body).toMatchObject({ retcode: 0, data: { codeLength: 6, resendAfter: 60, expiresIn: 600 } });
     const code = await lastCode(t.app, addr);
     expect(code).toMatch(/^\d{6}$/);
@@ -55,10 +73,18 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
   it('sends 4-digit codes by phone and refuses numbers that cannot exist', async () => {
     const c = client(t.app);
     let captchaId = newCaptchaId();
-    const bad = await c.post('/web/preLogin', { telCode: '1', phone: '12345', ...(await captchaProof(t.app, captchaId)) });
+    const bad = await c.post('/web/preLogin', {
+      telCode: '1',
+      phone: '12345',
+      ...(await captchaProof(t.app, captchaId)),
+    });
     expect(bad.body.retcode).toBe(100007);
     captchaId = newCaptchaId();
-    const res = await c.post('/web/preLogin', { telCode: '1', phone: '4155550142', ...(await captchaProof(t.app, captchaId)) });
+    const res = await c.post('/web/preLogin', {
+      telCode: '1',
+      phone: '4155550142',
+      ...(await captchaProof(t.app, captchaId)),
+    });
     expect(res.body).toMatchObject({ retcode: 0, data: { codeLength: 4 } });
     expect(await lastCode(t.app, '+14155550142')).toMatch(/^\d{4}$/);
   });
@@ -83,7 +109,9 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
       const res = await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
       expect(res.body.retcode).toBe(0);
       // pretend the countdown passed
-      await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [`%${addr}`]);
+      await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [
+        `%${addr}`,
+      ]);
     }
     const captchaId = newCaptchaId();
     const res = await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
@@ -94,14 +122,25 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const addr = email('cat');
     const a = await signIn(t.app, { email: addr });
     const info = await a.get('/web/getAccountInfo');
-    expect(info.body).toMatchObject({ retcode: 0, data: { email: addr, phone: '', telCode: '', status: 1, canInvite: true, canSetInviter: true } });
+    expect(info.body).toMatchObject({
+      retcode: 0,
+      data: { email: addr, phone: '', telCode: '', status: 1, canInvite: true, canSetInviter: true },
+    });
     const bal = await a.get('/web/queryBalance');
     expect(bal.body).toMatchObject({ retcode: 0, data: { balance: 0 } });
-    const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE email = $1', [addr]);
+    const [{ n }] = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM accounts WHERE email = $1',
+      [addr],
+    );
     expect(n).toBe(1);
-    await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [`%${addr}`]);
+    await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [
+      `%${addr}`,
+    ]);
     await signIn(t.app, { email: addr });
-    const [{ n: n2 }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM accounts WHERE email = $1', [addr]);
+    const [{ n: n2 }] = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM accounts WHERE email = $1',
+      [addr],
+    );
     expect(n2).toBe(1);
   });
 
@@ -109,7 +148,10 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const addr = email('brands');
     const numa = await signIn(t.app, { email: addr }, 'localhost');
     const wephone = await signIn(t.app, { email: addr }, 'wephone.localhost');
-    const rows = await t.db.query<{ brand: string }>('SELECT brand FROM accounts WHERE email = $1 ORDER BY brand', [addr]);
+    const rows = await t.db.query<{ brand: string }>(
+      'SELECT brand FROM accounts WHERE email = $1 ORDER BY brand',
+      [addr],
+    );
     expect(rows.map((r) => r.brand)).toEqual(['numa', 'wephone']);
     // a token belongs to its brand's host
     const cross = client(t.app, 'wephone.localhost');
@@ -140,10 +182,17 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const captchaId = newCaptchaId();
     await c.post('/web/preLogin', { email: addr, ...(await captchaProof(t.app, captchaId)) });
     const code = await lastCode(t.app, addr);
-    await t.db.query(`UPDATE signin_codes SET expires_at = now() - interval '1 second' WHERE address = $1`, [addr]);
+    await t.db.query(`UPDATE signin_codes SET expires_at = now() - interval '1 second' WHERE address = $1`, [
+      addr,
+    ]);
     expect((await c.post('/web/login', { email: addr, code })).body.retcode).toBe(100006);
-    await t.db.query(`UPDATE signin_codes SET expires_at = now() + interval '5 minutes' WHERE address = $1`, [addr]);
-    const [first, second] = await Promise.all([c.post('/web/login', { email: addr, code }), c.post('/web/login', { email: addr, code })]);
+    await t.db.query(`UPDATE signin_codes SET expires_at = now() + interval '5 minutes' WHERE address = $1`, [
+      addr,
+    ]);
+    const [first, second] = await Promise.all([
+      c.post('/web/login', { email: addr, code }),
+      c.post('/web/login', { email: addr, code }),
+    ]);
     expect([first.body.retcode, second.body.retcode].sort()).toEqual([0, 100006]);
   });
 
@@ -156,14 +205,19 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
 
     const addr = email('fay');
     const first = await signIn(t.app, { email: addr });
-    await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [`%${addr}`]);
+    await t.db.query(`UPDATE rate_events SET at = at - interval '61 seconds' WHERE key LIKE $1`, [
+      `%${addr}`,
+    ]);
     const second = await signIn(t.app, { email: addr });
     // a second sign-in elsewhere ends the first session
     expect((await first.get('/web/getAccountInfo')).body).toMatchObject({ retcode: 100014 });
     expect((await second.get('/web/getAccountInfo')).body.retcode).toBe(0);
 
     // expired
-    await t.db.query(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE revoked_at IS NULL AND account_id = (SELECT id FROM accounts WHERE email = $1)`, [addr]);
+    await t.db.query(
+      `UPDATE sessions SET expires_at = now() - interval '1 second' WHERE revoked_at IS NULL AND account_id = (SELECT id FROM accounts WHERE email = $1)`,
+      [addr],
+    );
     expect((await second.get('/web/getAccountInfo')).body).toMatchObject({ retcode: 100013 });
   });
 
@@ -174,7 +228,9 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     expect(r.body.retcode).toBe(0);
     expect(r.body.data.token).not.toBe(old);
     expect((await a.get('/web/getAccountInfo')).body.retcode).toBe(0); // old token, within grace
-    await t.db.query(`UPDATE sessions SET revoked_at = now() - interval '2 minutes' WHERE revoke_reason = 'refreshed'`);
+    await t.db.query(
+      `UPDATE sessions SET revoked_at = now() - interval '2 minutes' WHERE revoke_reason = 'refreshed'`,
+    );
     expect((await a.get('/web/getAccountInfo')).body.retcode).toBe(100012);
     a.setToken(r.body.data.token);
     expect((await a.get('/web/getAccountInfo')).body.retcode).toBe(0);
@@ -192,13 +248,18 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     await t.db.query('UPDATE accounts SET status = 2 WHERE email = $1', [addr]);
     expect((await a.get('/web/getAccountInfo')).body).toMatchObject({ retcode: 100008 });
     await t.db.query('UPDATE accounts SET status = 3 WHERE email = $1', [addr]);
-    expect((await a.get('/web/getAccountInfo'))).toMatchObject({ status: 401, body: { retcode: 200018 } });
+    expect(await a.get('/web/getAccountInfo')).toMatchObject({ status: 401, body: { retcode: 200018 } });
   });
 });
 
 describe(`bad input never reaches a 500 (${testDbKind})`, () => {
   it('malformed JSON, wrong types, unknown fields, missing or foreign platform', async () => {
-    const bad = await t.app.inject({ method: 'POST', url: '/web/login', headers: { 'content-type': 'application/json' }, payload: '{"email": ' });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/web/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toMatchObject({ retcode: 100001, data: null });
 
@@ -212,7 +273,11 @@ describe(`bad input never reaches a 500 (${testDbKind})`, () => {
     expect(unknown.body.retcode).toBe(100001);
     expect(unknown.body.retmsg).toContain('admin');
 
-    const noPlatform = await t.app.inject({ method: 'POST', url: '/web/login', payload: { email: 'a@b.co', code: '123456' } });
+    const noPlatform = await t.app.inject({
+      method: 'POST',
+      url: '/web/login',
+      payload: { email: 'a@b.co', code: '123456' },
+    });
     expect(noPlatform.json().retcode).toBe(100001);
     const foreign = await c.post('/web/login', { email: 'a@b.co', code: '123456', platform: 'jiema' });
     expect(foreign.body.retcode).toBe(100016);
@@ -220,7 +285,12 @@ describe(`bad input never reaches a 500 (${testDbKind})`, () => {
     const arrayBody = await t.app.inject({ method: 'POST', url: '/web/login', payload: [1, 2] });
     expect(arrayBody.json().retcode).toBe(100001);
 
-    const text = await t.app.inject({ method: 'POST', url: '/web/login', headers: { 'content-type': 'text/plain' }, payload: 'hi' });
+    const text = await t.app.inject({
+      method: 'POST',
+      url: '/web/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hi',
+    });
     expect(text.statusCode).toBe(400);
     expect(text.json().retcode).toBe(100001);
   });
@@ -256,7 +326,12 @@ describe(`bad input never reaches a 500 (${testDbKind})`, () => {
   it('rate limits login attempts per IP', async () => {
     let last = 0;
     for (let i = 0; i < 31; i++) {
-      const r = await t.app.inject({ method: 'POST', url: '/web/login', remoteAddress: '10.9.9.9', payload: { platform: 'numa', email: 'x@y.co', code: '123456' } });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/web/login',
+        remoteAddress: '10.9.9.9',
+        payload: { platform: 'numa', email: 'x@y.co', code: '123456' },
+      });
       last = r.json().retcode;
     }
     expect(last).toBe(100015);
@@ -267,8 +342,13 @@ describe(`bad input never reaches a 500 (${testDbKind})`, () => {
     const captchaId = newCaptchaId();
     const answer = await solveCaptcha(t.app, captchaId);
     expect((await c.post('/web/confirmCaptcha', { captchaId, inputCaptcha: answer })).body.retcode).toBe(0);
-    expect((await c.post('/web/confirmCaptcha', { captchaId, inputCaptcha: answer })).body.retcode).toBe(100020);
-    expect((await c.post('/web/confirmCaptcha', { captchaId, inputCaptcha: answer, email: 'a@b.co' })).body.retcode).toBe(100001);
+    expect((await c.post('/web/confirmCaptcha', { captchaId, inputCaptcha: answer })).body.retcode).toBe(
+      100020,
+    );
+    expect(
+      (await c.post('/web/confirmCaptcha', { captchaId, inputCaptcha: answer, email: 'a@b.co' })).body
+        .retcode,
+    ).toBe(100001);
   });
 });
 

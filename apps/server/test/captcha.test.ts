@@ -108,7 +108,9 @@ describe(`a captcha a script cannot read (${testDbKind})`, () => {
       expect(body).not.toMatch(/<svg|<path|<text|\bd="|xmlns/i);
       // the text around the picture says nothing (the picture's base64 is binary; a chance match of
       // four letters in it means nothing, so its decoded bytes are checked instead)
-      const around = body.replace(/data:image\/webp;base64,[A-Za-z0-9+/]+=*/, 'data:image/webp;base64,').toLowerCase();
+      const around = body
+        .replace(/data:image\/webp;base64,[A-Za-z0-9+/]+=*/, 'data:image/webp;base64,')
+        .toLowerCase();
       expect(around).not.toContain(answer);
       // not in the picture's bytes either, in any case or as base64 of the answer
       const bytes = Buffer.from(data.image.split(',')[1]!, 'base64');

@@ -74,7 +74,12 @@ describe('getVirtualPhoneList', () => {
     const u = await makeUser(t, { number: '+14155550201' });
     await t.db.tx(async (q) => {
       const { assignNumber } = await import('../src/services/numbers');
-      await assignNumber(q, { accountId: u.accountId, number: '+16135550202', planId: 7, monthRent: minor(40_900) });
+      await assignNumber(q, {
+        accountId: u.accountId,
+        number: '+16135550202',
+        planId: 7,
+        monthRent: minor(40_900),
+      });
     });
     const res = await u.c.get(endpoints.getVirtualPhoneList.path);
     expect(res.body.retcode).toBe(0);

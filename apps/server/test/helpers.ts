@@ -20,7 +20,8 @@ export const testDbKind = process.env.NUMA_TEST_DB === 'postgres' ? 'postgres' :
 
 /** A hand-written statement on a handle (the database root or a transaction): tests read and poke rows with it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever they assert
-export const rawQuery = <T = any>(q: Q, text: string, params: readonly unknown[] = []) => raw<T>(q, text, params);
+export const rawQuery = <T = any>(q: Q, text: string, params: readonly unknown[] = []) =>
+  raw<T>(q, text, params);
 
 export type TestDb = Database & {
   drop(): Promise<void>;
@@ -31,7 +32,9 @@ export type TestDb = Database & {
 
 /** Adds the test-only raw `query` to a database. */
 export const withQuery = <D extends Database>(db: D): D & Pick<TestDb, 'query'> =>
-  Object.assign(db, { query: <T>(text: string, params: readonly unknown[] = []) => raw<T>(db.q, text, params) });
+  Object.assign(db, {
+    query: <T>(text: string, params: readonly unknown[] = []) => raw<T>(db.q, text, params),
+  });
 
 /** A fresh, migrated database for one suite: a copy of the PGlite template, or a new PostgreSQL schema. */
 export async function openTestDb(): Promise<TestDb> {
@@ -86,7 +89,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(opts: Partial<BuildOptions> & { envOverrides?: Record<string, string> } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: Partial<BuildOptions> & { envOverrides?: Record<string, string> } = {},
+): Promise<TestApp> {
   const db = await openTestDb();
   const mail = new SimulatedMail();
   const app = await buildApp({ env: testEnv(opts.envOverrides), db, mail, ...opts });
@@ -110,7 +115,12 @@ let ipCounter = 0;
 /** A small client that speaks the envelope like the web client does. */
 export function client(app: FastifyInstance, host = 'localhost') {
   let token: string | undefined;
-  const call = async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>, extra: Partial<InjectOptions> = {}) => {
+  const call = async (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: Record<string, unknown>,
+    extra: Partial<InjectOptions> = {},
+  ) => {
     const brand = host.split('.')[0] === 'localhost' ? 'numa' : host.split('.')[0];
     const withPlatform = method === 'POST' || method === 'PUT' ? { platform: brand, ...payload } : undefined;
     const query = method === 'GET' || method === 'DELETE' ? { ...(payload as Record<string, string>) } : {};
@@ -122,12 +132,18 @@ export function client(app: FastifyInstance, host = 'localhost') {
       ...(withPlatform ? { payload: withPlatform } : {}),
       remoteAddress: extra.remoteAddress ?? `10.0.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`,
     });
-    return { status: res.statusCode, body: res.json() as { retcode: number; retmsg: string; data: AnyJson }, headers: res.headers };
+    return {
+      status: res.statusCode,
+      body: res.json() as { retcode: number; retmsg: string; data: AnyJson },
+      headers: res.headers,
+    };
   };
   return {
     call,
-    get: (url: string, q?: Record<string, unknown>, extra?: Partial<InjectOptions>) => call('GET', url, q, extra),
-    post: (url: string, b?: Record<string, unknown>, extra?: Partial<InjectOptions>) => call('POST', url, b, extra),
+    get: (url: string, q?: Record<string, unknown>, extra?: Partial<InjectOptions>) =>
+      call('GET', url, q, extra),
+    post: (url: string, b?: Record<string, unknown>, extra?: Partial<InjectOptions>) =>
+      call('POST', url, b, extra),
     setToken(t: string | undefined) {
       token = t;
     },
@@ -138,7 +154,11 @@ export function client(app: FastifyInstance, host = 'localhost') {
 }
 
 /** Reads the answer of a captcha from the dev route, as the E2E tests and newcomers do. */
-export async function solveCaptcha(app: FastifyInstance, captchaId: string, host = 'localhost'): Promise<string> {
+export async function solveCaptcha(
+  app: FastifyInstance,
+  captchaId: string,
+  host = 'localhost',
+): Promise<string> {
   return (await captchaProof(app, captchaId, host)).inputCaptcha;
 }
 
@@ -156,9 +176,18 @@ export async function solvePow(challenge: PowChallenge): Promise<string> {
 export async function captchaProof(app: FastifyInstance, captchaId: string, host = 'localhost') {
   // drawn from addresses of their own (30 drawings per address a minute), read back over loopback (dev route)
   const remoteAddress = `10.250.${Math.floor(ipCounter / 250) % 250}.${(ipCounter++ % 250) + 1}`;
-  const drawn = await app.inject({ method: 'GET', url: `/web/genCaptcha?captchaId=${captchaId}`, headers: { host }, remoteAddress });
+  const drawn = await app.inject({
+    method: 'GET',
+    url: `/web/genCaptcha?captchaId=${captchaId}`,
+    headers: { host },
+    remoteAddress,
+  });
   const image = (drawn.json() as { data: CaptchaImage }).data;
-  const res = await app.inject({ method: 'GET', url: `/dev/captcha?captchaId=${captchaId}`, headers: { host } });
+  const res = await app.inject({
+    method: 'GET',
+    url: `/dev/captcha?captchaId=${captchaId}`,
+    headers: { host },
+  });
   return { captchaId, inputCaptcha: (res.json() as { text: string }).text, pow: await solvePow(image.pow) };
 }
 
@@ -171,12 +200,20 @@ export async function lastCode(app: FastifyInstance, to: string): Promise<string
 }
 
 let captchaSeq = 0;
-export const newCaptchaId = () => `cap${Date.now().toString(36)}${(captchaSeq++).toString(36)}x${Math.random().toString(36).slice(2, 8)}`;
+export const newCaptchaId = () =>
+  `cap${Date.now().toString(36)}${(captchaSeq++).toString(36)}x${Math.random().toString(36).slice(2, 8)}`;
 
 /** Signs in through preLogin and login, as a person would; returns the client holding the token. */
-export async function signIn(app: FastifyInstance, address: { email: string } | { telCode: string; phone: string }, host = 'localhost') {
+export async function signIn(
+  app: FastifyInstance,
+  address: { email: string } | { telCode: string; phone: string },
+  host = 'localhost',
+) {
   const c = client(app, host);
-  const pre = await c.post('/web/preLogin', { ...address, ...(await captchaProof(app, newCaptchaId(), host)) });
+  const pre = await c.post('/web/preLogin', {
+    ...address,
+    ...(await captchaProof(app, newCaptchaId(), host)),
+  });
   if (pre.body.retcode !== 0) throw new Error(`preLogin failed: ${JSON.stringify(pre.body)}`);
   const to = 'email' in address ? address.email : `${address.telCode}${address.phone}`;
   const code = await lastCode(app, to);

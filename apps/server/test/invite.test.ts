@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captchaProof, lastCode, newCaptchaId, signIn, startTestApp, testDbKind, type TestApp } from './helpers';
+import {
+  captchaProof,
+  lastCode,
+  newCaptchaId,
+  signIn,
+  startTestApp,
+  testDbKind,
+  type TestApp,
+} from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -41,7 +49,10 @@ describe(`invite and redeem (${testDbKind})`, () => {
     expect(info.inviteRules.join(' ')).toContain('Numa');
     expect(info.earnTip).toHaveLength(3);
     expect(info.inviteHint).toMatch(/phone number/);
-    const zh = await t.app.inject({ url: '/web/queryInviteInfo?languagecode=zh_cn', headers: { host: 'localhost', 'auth-token': a.token! } });
+    const zh = await t.app.inject({
+      url: '/web/queryInviteInfo?languagecode=zh_cn',
+      headers: { host: 'localhost', 'auth-token': a.token! },
+    });
     expect(zh.json().data.inviteRules.join('')).toContain('0.2 金币');
     expect(zh.json().data.earnTip[0].title).toBe('分享邀请码');
 
@@ -61,22 +72,35 @@ describe(`invite and redeem (${testDbKind})`, () => {
     const inviter = await withPhone();
     const friend = await withPhone();
     const code = await codeOf(inviter);
-    expect((await friend.get('/web/getInviter')).body.data).toMatchObject({ canSetInviter: true, balance: 0, telCode: '1' });
+    expect((await friend.get('/web/getInviter')).body.data).toMatchObject({
+      canSetInviter: true,
+      balance: 0,
+      telCode: '1',
+    });
 
     const res = await friend.post('/web/setInviter', { inviteCode: ` ${code.toLowerCase()} ` });
     expect(res.body).toEqual({ retcode: 0, retmsg: '', data: { balance: 0.2, bonus: 0.2 } });
     expect(await balanceOf(friend)).toBe(0.2);
     expect(await balanceOf(inviter)).toBe(0.2);
     const friendPhone = await phoneOf(friend);
-    expect(await bills(friendPhone)).toEqual([{ type: 10, charge: 2000, idempotencyKey: expect.stringMatching(/^invite:redeemer:/) }]);
-    expect(await bills(await phoneOf(inviter))).toEqual([{ type: 7, charge: 2000, idempotencyKey: expect.stringMatching(/^invite:inviter:/) }]);
+    expect(await bills(friendPhone)).toEqual([
+      { type: 10, charge: 2000, idempotencyKey: expect.stringMatching(/^invite:redeemer:/) },
+    ]);
+    expect(await bills(await phoneOf(inviter))).toEqual([
+      { type: 7, charge: 2000, idempotencyKey: expect.stringMatching(/^invite:inviter:/) },
+    ]);
 
     expect((await friend.get('/web/getInviter')).body.data.canSetInviter).toBe(false);
     expect((await friend.get('/web/getAccountInfo')).body.data.canSetInviter).toBe(false);
     const again = await friend.post('/web/setInviter', { inviteCode: code });
-    expect(again.body).toMatchObject({ retcode: 400000, retmsg: 'You have already redeemed an invite code.' });
+    expect(again.body).toMatchObject({
+      retcode: 400000,
+      retmsg: 'You have already redeemed an invite code.',
+    });
     const other = await withPhone();
-    expect((await friend.post('/web/setInviter', { inviteCode: await codeOf(other) })).body.retcode).toBe(400000);
+    expect((await friend.post('/web/setInviter', { inviteCode: await codeOf(other) })).body.retcode).toBe(
+      400000,
+    );
     // a new sign-in says so too
     await t.app.inject({ method: 'DELETE', url: `/dev/rate-limits?to=1${friendPhone}` });
     const relogin = await signIn(t.app, { telCode: '1', phone: friendPhone });
@@ -91,21 +115,31 @@ describe(`invite and redeem (${testDbKind})`, () => {
     const a = await withPhone();
     const own = await a.post('/web/setInviter', { inviteCode: await codeOf(a) });
     expect(own.body).toMatchObject({ retcode: 400000, retmsg: 'You cannot redeem your own invite code.' });
-    expect((await a.post('/web/setInviter', { inviteCode: 'ZZZZ2222' })).body.retmsg).toBe('This invite code is not valid.');
+    expect((await a.post('/web/setInviter', { inviteCode: 'ZZZZ2222' })).body.retmsg).toBe(
+      'This invite code is not valid.',
+    );
     const wephone = await withPhone('wephone.localhost');
-    expect((await a.post('/web/setInviter', { inviteCode: await codeOf(wephone) })).body.retmsg).toBe('This invite code is not valid.');
-    for (const inviteCode of ['', 'ab', 'AB-CD-12', 'x'.repeat(33)]) expect((await a.post('/web/setInviter', { inviteCode })).body.retcode).toBe(100001);
+    expect((await a.post('/web/setInviter', { inviteCode: await codeOf(wephone) })).body.retmsg).toBe(
+      'This invite code is not valid.',
+    );
+    for (const inviteCode of ['', 'ab', 'AB-CD-12', 'x'.repeat(33)])
+      expect((await a.post('/web/setInviter', { inviteCode })).body.retcode).toBe(100001);
     expect((await a.post('/web/setInviter', {})).body.retcode).toBe(100001);
 
     const b = await withPhone();
     expect((await b.post('/web/setInviter', { inviteCode: await codeOf(a) })).body.retcode).toBe(0);
     const mutual = await a.post('/web/setInviter', { inviteCode: await codeOf(b) });
-    expect(mutual.body).toMatchObject({ retcode: 400000, retmsg: 'You cannot redeem the code of a friend who redeemed yours.' });
+    expect(mutual.body).toMatchObject({
+      retcode: 400000,
+      retmsg: 'You cannot redeem the code of a friend who redeemed yours.',
+    });
     // a suspended inviter's code no longer works
     const c = await withPhone();
     const suspendedCode = await codeOf(c);
     await t.db.query(`UPDATE accounts SET status = 2 WHERE phone = $1`, [await phoneOf(c)]);
-    expect((await (await withPhone()).post('/web/setInviter', { inviteCode: suspendedCode })).body.retcode).toBe(400000);
+    expect(
+      (await (await withPhone()).post('/web/setInviter', { inviteCode: suspendedCode })).body.retcode,
+    ).toBe(400000);
     expect(await balanceOf(a)).toBe(0.2);
   });
 
@@ -113,20 +147,45 @@ describe(`invite and redeem (${testDbKind})`, () => {
     const inviter = await withPhone();
     const code = await codeOf(inviter);
     const friend = await signIn(t.app, { email: uniqueEmail('nophone') });
-    expect((await friend.get('/web/getInviter')).body.data).toMatchObject({ phone: '', canSetInviter: false });
+    expect((await friend.get('/web/getInviter')).body.data).toMatchObject({
+      phone: '',
+      canSetInviter: false,
+    });
     expect((await friend.get('/web/getAccountInfo')).body.data.canSetInviter).toBe(true);
     const blocked = await friend.post('/web/setInviter', { inviteCode: code });
     expect(blocked.body.retcode).toBe(100025);
     expect(await balanceOf(inviter)).toBe(0);
 
     const phone = newPhone();
-    const sent = await friend.post('/web/confirmCaptcha', { ...(await captchaProof(t.app, newCaptchaId())), nextApi: '/web/getVerifyCode', telcode: '1', phone });
-    await friend.post('/web/validateCode', { verifyid: sent.body.data.verifyid, activationcode: await lastCode(t.app, `1${phone}`) });
-    expect((await friend.post('/web/setPhoneForAccount', { telcode: '1', phone, verifyid: sent.body.data.verifyid })).body.retcode).toBe(0);
+    const sent = await friend.post('/web/confirmCaptcha', {
+      ...(await captchaProof(t.app, newCaptchaId())),
+      nextApi: '/web/getVerifyCode',
+      telcode: '1',
+      phone,
+    });
+    await friend.post('/web/validateCode', {
+      verifyid: sent.body.data.verifyid,
+      activationcode: await lastCode(t.app, `1${phone}`),
+    });
+    expect(
+      (
+        await friend.post('/web/setPhoneForAccount', {
+          telcode: '1',
+          phone,
+          verifyid: sent.body.data.verifyid,
+        })
+      ).body.retcode,
+    ).toBe(0);
 
-    expect((await friend.get('/web/getInviter', { phone })).body.data).toMatchObject({ phone, canSetInviter: true });
+    expect((await friend.get('/web/getInviter', { phone })).body.data).toMatchObject({
+      phone,
+      canSetInviter: true,
+    });
     expect((await friend.get('/web/getInviter', { phone: '4155550000' })).body.retcode).toBe(100003);
-    expect((await friend.post('/web/setInviter', { inviteCode: code })).body.data).toEqual({ balance: 0.2, bonus: 0.2 });
+    expect((await friend.post('/web/setInviter', { inviteCode: code })).body.data).toEqual({
+      balance: 0.2,
+      bonus: 0.2,
+    });
     expect(await balanceOf(inviter)).toBe(0.2);
   });
 
@@ -136,7 +195,9 @@ describe(`invite and redeem (${testDbKind})`, () => {
     const friend = await withPhone();
     const code = await codeOf(inviter);
     const otherCodes = await Promise.all(others.map(codeOf));
-    const results = await Promise.all([code, code, code, ...otherCodes].map((inviteCode) => friend.post('/web/setInviter', { inviteCode })));
+    const results = await Promise.all(
+      [code, code, code, ...otherCodes].map((inviteCode) => friend.post('/web/setInviter', { inviteCode })),
+    );
     const ok = results.filter((r) => r.body.retcode === 0);
     expect(ok).toHaveLength(1);
     expect(results.every((r) => r.body.retcode === 0 || r.body.retcode === 400000)).toBe(true);
@@ -144,7 +205,10 @@ describe(`invite and redeem (${testDbKind})`, () => {
     const paid = await Promise.all([inviter, ...others].map(balanceOf));
     expect(paid.reduce((s, b) => s + b, 0)).toBeCloseTo(0.2, 10);
     expect(await bills(await phoneOf(friend))).toHaveLength(1);
-    const rows = await t.db.query(`SELECT * FROM invite_redemptions r JOIN accounts a ON a.id = r.redeemer_id WHERE a.phone = $1`, [await phoneOf(friend)]);
+    const rows = await t.db.query(
+      `SELECT * FROM invite_redemptions r JOIN accounts a ON a.id = r.redeemer_id WHERE a.phone = $1`,
+      [await phoneOf(friend)],
+    );
     expect(rows).toHaveLength(1);
   });
 
@@ -152,7 +216,10 @@ describe(`invite and redeem (${testDbKind})`, () => {
     const a = await withPhone();
     const b = await withPhone();
     const [codeA, codeB] = [await codeOf(a), await codeOf(b)];
-    const [ra, rb] = await Promise.all([a.post('/web/setInviter', { inviteCode: codeB }), b.post('/web/setInviter', { inviteCode: codeA })]);
+    const [ra, rb] = await Promise.all([
+      a.post('/web/setInviter', { inviteCode: codeB }),
+      b.post('/web/setInviter', { inviteCode: codeA }),
+    ]);
     expect([ra.body.retcode, rb.body.retcode].sort()).toEqual([0, 400000]);
     expect((await balanceOf(a)) + (await balanceOf(b))).toBeCloseTo(0.4, 10);
   });

@@ -11,7 +11,8 @@ afterAll(async () => t?.close());
 
 let seq = 0;
 const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${seq++}@example.com`;
-const accountIdOf = async (email: string) => (await t.db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1`, [email]))[0]!.id;
+const accountIdOf = async (email: string) =>
+  (await t.db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1`, [email]))[0]!.id;
 
 const billing = {
   firstName: ' Ann ',
@@ -77,7 +78,9 @@ describe(`billing profile (${testDbKind})`, () => {
     }
     expect((await c.get('/web/getProfile')).body.data.profileStatus).toBe(-1);
     // a 20-character city and no region code are fine
-    expect((await c.post('/web/updateProfile', { ...billing, city: 'C'.repeat(20), regionCode: '' })).body.retcode).toBe(0);
+    expect(
+      (await c.post('/web/updateProfile', { ...billing, city: 'C'.repeat(20), regionCode: '' })).body.retcode,
+    ).toBe(0);
   });
 
   it('shows an operator refusal with its reason, and a resubmission goes back to review', async () => {
@@ -89,7 +92,10 @@ describe(`billing profile (${testDbKind})`, () => {
     const id = await accountIdOf(email);
     expect(await review(id, 'profile', 'refuse', 'The address does not match the card')).toBe(true);
     const refused = (await c.get('/web/getProfile')).body.data;
-    expect(refused).toMatchObject({ profileStatus: 100, refuseReason: 'The address does not match the card' });
+    expect(refused).toMatchObject({
+      profileStatus: 100,
+      refuseReason: 'The address does not match the card',
+    });
     // a decision applies only to a profile under review
     expect(await review(id, 'profile', 'approve')).toBe(false);
     const again = await c.post('/web/updateProfile', { ...billing, address: '2 Market St' });
@@ -98,8 +104,12 @@ describe(`billing profile (${testDbKind})`, () => {
     expect(await review(id, 'profile', 'approve')).toBe(true);
     expect((await c.get('/web/getProfile')).body.data.profileStatus).toBe(2);
     // unchanged while verified: stays verified; changed: reviewed again
-    expect((await c.post('/web/updateProfile', { ...billing, address: '2 Market St' })).body.data.profileStatus).toBe(2);
-    expect((await c.post('/web/updateProfile', { ...billing, address: '3 Market St' })).body.data.profileStatus).toBe(1);
+    expect(
+      (await c.post('/web/updateProfile', { ...billing, address: '2 Market St' })).body.data.profileStatus,
+    ).toBe(2);
+    expect(
+      (await c.post('/web/updateProfile', { ...billing, address: '3 Market St' })).body.data.profileStatus,
+    ).toBe(1);
   });
 
   it("keeps each account's profile to itself", async () => {
@@ -113,13 +123,21 @@ describe(`billing profile (${testDbKind})`, () => {
     const email = uniqueEmail('gate');
     const c = await signIn(t.app, { email });
     const id = await accountIdOf(email);
-    await expect(assertProfileReady(t.db.q, id)).rejects.toMatchObject({ retcode: 100023, data: { profileStatus: -1, needSetPhone: false } });
-    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).rejects.toMatchObject({ retcode: 100023, data: { profileStatus: -1, needSetPhone: true } });
+    await expect(assertProfileReady(t.db.q, id)).rejects.toMatchObject({
+      retcode: 100023,
+      data: { profileStatus: -1, needSetPhone: false },
+    });
+    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).rejects.toMatchObject({
+      retcode: 100023,
+      data: { profileStatus: -1, needSetPhone: true },
+    });
     await c.post('/web/updateProfile', billing);
     await expect(assertProfileReady(t.db.q, id)).rejects.toMatchObject({ data: { profileStatus: 1 } });
     await t.db.query(`UPDATE billing_profiles SET status = 2 WHERE account_id = $1`, [id]);
     await expect(assertProfileReady(t.db.q, id)).resolves.toBeUndefined();
-    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).rejects.toMatchObject({ data: { profileStatus: 2, needSetPhone: true } });
+    await expect(assertProfileReady(t.db.q, id, { needPhone: true })).rejects.toMatchObject({
+      data: { profileStatus: 2, needSetPhone: true },
+    });
     await t.db.query(`UPDATE accounts SET tel_code = '1', phone = '4153000001' WHERE id = $1`, [id]);
     await expect(assertProfileReady(t.db.q, id, { needPhone: true })).resolves.toBeUndefined();
     expect((await c.get('/web/getProfile')).body.data.needSetPhone).toBe(false);
@@ -129,9 +147,15 @@ describe(`billing profile (${testDbKind})`, () => {
     const email = uniqueEmail('vip');
     const c = await signIn(t.app, { email }, 'wetalk.localhost');
     const until = Date.now() + 30 * 86_400_000;
-    await t.db.query(`UPDATE accounts SET vip_until = $2 WHERE email = $1 AND brand = 'wetalk'`, [email, new Date(until)]);
+    await t.db.query(`UPDATE accounts SET vip_until = $2 WHERE email = $1 AND brand = 'wetalk'`, [
+      email,
+      new Date(until),
+    ]);
     expect((await c.get('/web/getProfile')).body.data).toMatchObject({ vipStatus: 1, expireDate: until });
-    await t.db.query(`UPDATE accounts SET vip_until = now() - interval '1 day' WHERE email = $1 AND brand = 'wetalk'`, [email]);
+    await t.db.query(
+      `UPDATE accounts SET vip_until = now() - interval '1 day' WHERE email = $1 AND brand = 'wetalk'`,
+      [email],
+    );
     expect((await c.get('/web/getProfile')).body.data).toMatchObject({ vipStatus: 0, expireDate: null });
   });
 });

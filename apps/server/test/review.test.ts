@@ -7,7 +7,12 @@ import { brandFlag, type OpenContext } from '../src/cli/context';
 import { signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 const png = readFileSync(new URL('./fixtures/pixel.png', import.meta.url));
-const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(100, 7), Buffer.from([0xff, 0xd9])]);
+const jpeg = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0'),
+  Buffer.alloc(100, 7),
+  Buffer.from([0xff, 0xd9]),
+]);
 
 let t: TestApp;
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-review-'));
@@ -42,7 +47,16 @@ const admin = async (...argv: string[]) => {
 
 let seq = 0;
 const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${seq++}@example.com`;
-const billing = { firstName: 'Ann', lastName: 'Lee', address: '1 Market St', city: 'San Francisco', province: 'CA', country: 'United States', regionCode: 'US', postalCode: '94105' };
+const billing = {
+  firstName: 'Ann',
+  lastName: 'Lee',
+  address: '1 Market St',
+  city: 'San Francisco',
+  province: 'CA',
+  country: 'United States',
+  regionCode: 'US',
+  postalCode: '94105',
+};
 
 async function submitAll(email: string, host = 'localhost') {
   const c = await signIn(t.app, { email }, host);
@@ -52,7 +66,12 @@ async function submitAll(email: string, host = 'localhost') {
   form.append('idCard1', new Blob([png]), 'front.png');
   form.append('idCard2', new Blob([jpeg]), 'back.jpg');
   form.append('idHold1', new Blob([png]), 'hold.png');
-  const res = await t.app.inject({ method: 'POST', url: '/web/updateKYCInfo', headers: { host, 'auth-token': c.token! }, payload: form });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/web/updateKYCInfo',
+    headers: { host, 'auth-token': c.token! },
+    payload: form,
+  });
   expect(res.json().retcode).toBe(0);
   return c;
 }
@@ -82,9 +101,16 @@ describe(`npm run admin -- review (${testDbKind})`, () => {
     expect(shown.out).toContain('billing profile: under review');
     expect(shown.out).toContain('Ann Lee');
     expect(shown.out).toContain('identity documents: under review');
-    const files = shown.out.split('\n').filter((l) => l.includes(folder)).map((l) => l.trim().split(/\s+/)[1]!);
+    const files = shown.out
+      .split('\n')
+      .filter((l) => l.includes(folder))
+      .map((l) => l.trim().split(/\s+/)[1]!);
     expect(files).toHaveLength(3);
-    expect(files.map((f) => path.basename(f).replace(/^account-\d+-/, ''))).toEqual(['idCard1.png', 'idCard2.jpg', 'idHold1.png']);
+    expect(files.map((f) => path.basename(f).replace(/^account-\d+-/, ''))).toEqual([
+      'idCard1.png',
+      'idCard2.jpg',
+      'idHold1.png',
+    ]);
     expect(Buffer.compare(readFileSync(files[0]!), png)).toBe(0);
     expect(Buffer.compare(readFileSync(files[1]!), jpeg)).toBe(0);
     // without a folder nothing is written
@@ -92,7 +118,10 @@ describe(`npm run admin -- review (${testDbKind})`, () => {
 
     const refused = await admin('review', 'refuse', email, 'kyc', '--reason', 'The ID photo is blurred');
     expect(refused.code, refused.err).toBe(0);
-    expect((await c.get('/web/getKYCInfo')).body.data).toMatchObject({ status: 100, refuseReason: 'The ID photo is blurred' });
+    expect((await c.get('/web/getKYCInfo')).body.data).toMatchObject({
+      status: 100,
+      refuseReason: 'The ID photo is blurred',
+    });
     const approved = await admin('review', 'approve', email, 'profile');
     expect(approved.code).toBe(0);
     expect((await c.get('/web/getProfile')).body.data).toMatchObject({ profileStatus: 2, refuseReason: '' });
@@ -113,8 +142,12 @@ describe(`npm run admin -- review (${testDbKind})`, () => {
     expect((await admin('review', 'refuse', email, 'profile')).err).toContain('--reason');
     expect((await admin('review', 'refuse', email, 'profile', '--reason', '   ')).code).toBe(1);
     expect((await admin('review', 'refuse', email, 'profile', '--reason', 'x'.repeat(501))).code).toBe(1);
-    expect((await admin('review', 'approve', email, 'everything')).err).toContain('profile (billing profile) or kyc');
-    expect((await admin('review', 'approve', 'nobody@example.com', 'profile')).err).toContain('No numa account matches');
+    expect((await admin('review', 'approve', email, 'everything')).err).toContain(
+      'profile (billing profile) or kyc',
+    );
+    expect((await admin('review', 'approve', 'nobody@example.com', 'profile')).err).toContain(
+      'No numa account matches',
+    );
     expect((await admin('review', 'approve', email, 'profile', '--brand', 'wephone')).code).toBe(1);
     expect((await c.get('/web/getProfile')).body.data.profileStatus).toBe(1);
     expect((await admin('review', 'approve', email, 'profile')).code).toBe(0);
@@ -125,6 +158,7 @@ describe(`npm run admin -- review (${testDbKind})`, () => {
 
   it('is listed by help', async () => {
     const help = await admin('help');
-    for (const name of ['review list', 'review show', 'review approve', 'review refuse']) expect(help.out).toContain(name);
+    for (const name of ['review list', 'review show', 'review approve', 'review refuse'])
+      expect(help.out).toContain(name);
   });
 });

@@ -60,9 +60,11 @@ afterAll(() => {
 /** An account with a session (token), a number and a balance, made directly in the database. */
 async function account(db: Database, email: string, number: string, balance = 0) {
   return db.tx(async (q) => {
-    const [{ id }] = (await rawQuery<{ id: number }>(q, `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`, [
-      email,
-    ])) as [{ id: number }];
+    const [{ id }] = (await rawQuery<{ id: number }>(
+      q,
+      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
+      [email],
+    )) as [{ id: number }];
     await assignNumber(q, { accountId: id, number });
     if (balance) await credit(q, id, balance);
     const { token } = await createSessionService(db).start(q, id, {});

@@ -208,8 +208,13 @@ describe(`the socket checks the page's Origin (${testDbKind})`, () => {
     expect(JSON.parse(brotliDecompressSync(big.rawPayload).toString()).retcode).toBe(0);
     // each brand's page describes itself, in its language (issue 13 §3.18)
     const numaPage = await t.app.inject({ url: '/', headers: { accept: 'text/html' } });
-    expect(numaPage.body).toMatch(/<meta name="description" content="Numa: virtual phone numbers on the web\./);
-    const jiemaPage = await t.app.inject({ url: '/', headers: { accept: 'text/html', host: 'jiema.localhost' } });
+    expect(numaPage.body).toMatch(
+      /<meta name="description" content="Numa: virtual phone numbers on the web\./,
+    );
+    const jiemaPage = await t.app.inject({
+      url: '/',
+      headers: { accept: 'text/html', host: 'jiema.localhost' },
+    });
     expect(jiemaPage.body).toMatch(/<meta name="description" content="[^"]*验证码/);
     const small = await t.app.inject({ url: '/web/getAccountInfo', headers: { 'accept-encoding': 'br' } });
     expect(small.headers['content-encoding']).toBeUndefined();

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { captchaProof, client, lastCode, newCaptchaId, signIn, startTestApp, testDbKind, type TestApp } from './helpers';
+import {
+  captchaProof,
+  client,
+  lastCode,
+  newCaptchaId,
+  signIn,
+  startTestApp,
+  testDbKind,
+  type TestApp,
+} from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -16,14 +25,25 @@ const newPhone = () => `4152${String(phoneSeq++).padStart(6, '0')}`;
 type Client = Awaited<ReturnType<typeof signIn>>;
 
 /** Sends a verification code through the captcha, as the client does after 100010 / 100028. */
-async function sendThroughCaptcha(c: Client, nextApi: '/web/getVerifyCode' | '/web/requestToVerifyEmail', params: Record<string, unknown>) {
-  return c.post('/web/confirmCaptcha', { ...(await captchaProof(t.app, newCaptchaId())), nextApi, ...params });
+async function sendThroughCaptcha(
+  c: Client,
+  nextApi: '/web/getVerifyCode' | '/web/requestToVerifyEmail',
+  params: Record<string, unknown>,
+) {
+  return c.post('/web/confirmCaptcha', {
+    ...(await captchaProof(t.app, newCaptchaId())),
+    nextApi,
+    ...params,
+  });
 }
 
 async function verifyEmail(c: Client, email: string) {
   const sent = await sendThroughCaptcha(c, '/web/requestToVerifyEmail', { email });
   expect(sent.body.retcode, JSON.stringify(sent.body)).toBe(0);
-  const ok = await c.post('/web/validateCodeForEmail', { verifyid: sent.body.data.verifyid, activationcode: await lastCode(t.app, email) });
+  const ok = await c.post('/web/validateCodeForEmail', {
+    verifyid: sent.body.data.verifyid,
+    activationcode: await lastCode(t.app, email),
+  });
   expect(ok.body.retcode).toBe(0);
   return sent.body.data.verifyid as string;
 }
@@ -31,7 +51,10 @@ async function verifyEmail(c: Client, email: string) {
 async function verifyPhone(c: Client, phone: string, telcode = '1') {
   const sent = await sendThroughCaptcha(c, '/web/getVerifyCode', { telcode, phone });
   expect(sent.body.retcode, JSON.stringify(sent.body)).toBe(0);
-  const ok = await c.post('/web/validateCode', { verifyid: sent.body.data.verifyid, activationcode: await lastCode(t.app, `${telcode}${phone}`) });
+  const ok = await c.post('/web/validateCode', {
+    verifyid: sent.body.data.verifyid,
+    activationcode: await lastCode(t.app, `${telcode}${phone}`),
+  });
   expect(ok.body.retcode).toBe(0);
   return sent.body.data.verifyid as string;
 }
@@ -65,18 +88,27 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
     expect(sent.body).toMatchObject({ retcode: 0, data: { codeLength: 6, resendAfter: 60, expiresIn: 600 } });
     const { verifyid } = sent.body.data;
     const lower = email.toLowerCase();
-    const mail = (await t.app.inject({ url: `/dev/outbox?to=${encodeURIComponent(lower)}` })).json().messages[0];
+    const mail = (await t.app.inject({ url: `/dev/outbox?to=${encodeURIComponent(lower)}` })).json()
+      .messages[0];
     expect(mail.text).toContain('verification code');
     expect(mail.code).toMatch(/^\d{6}$/);
 
     // setting before the code is checked is refused
     expect((await c.post('/web/setEmailForAccount', { email: lower, verifyid })).body.retcode).toBe(100006);
     const wrongCode = mail.code === '000000' ? '111111' : '000000';
-    expect((await c.post('/web/validateCodeForEmail', { verifyid, activationcode: wrongCode })).body.retcode).toBe(100004);
+    expect(
+      (await c.post('/web/validateCodeForEmail', { verifyid, activationcode: wrongCode })).body.retcode,
+    ).toBe(100004);
     // a phone code length on the e-mail call is bad input; the phone call does not take e-mail verifications
-    expect((await c.post('/web/validateCodeForEmail', { verifyid, activationcode: '1234' })).body.retcode).toBe(100001);
-    expect((await c.post('/web/validateCode', { verifyid, activationcode: '1234' })).body.retcode).toBe(100006);
-    expect((await c.post('/web/validateCodeForEmail', { verifyid, activationcode: mail.code })).body.retcode).toBe(0);
+    expect(
+      (await c.post('/web/validateCodeForEmail', { verifyid, activationcode: '1234' })).body.retcode,
+    ).toBe(100001);
+    expect((await c.post('/web/validateCode', { verifyid, activationcode: '1234' })).body.retcode).toBe(
+      100006,
+    );
+    expect(
+      (await c.post('/web/validateCodeForEmail', { verifyid, activationcode: mail.code })).body.retcode,
+    ).toBe(0);
 
     // update needs an existing address; set gives it
     expect((await c.post('/web/updateEmail', { email: lower, verifyid })).body.retcode).toBe(400000);
@@ -108,17 +140,37 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
     expect(sent.body).toMatchObject({ retcode: 0, data: { codeLength: 4 } });
     const sms = (await t.app.inject({ url: `/dev/outbox?to=1${phone}` })).json().messages[0];
     expect(sms.code).toMatch(/^\d{4}$/);
-    expect((await c.post('/web/validateCode', { verifyid: sent.body.data.verifyid, activationcode: sms.code })).body.retcode).toBe(0);
+    expect(
+      (await c.post('/web/validateCode', { verifyid: sent.body.data.verifyid, activationcode: sms.code }))
+        .body.retcode,
+    ).toBe(0);
     // the verification proves this number only
     const other = newPhone();
-    expect((await c.post('/web/setPhoneForAccount', { telcode: '1', phone: other, verifyid: sent.body.data.verifyid })).body.retcode).toBe(100006);
-    expect((await c.post('/web/updatePhone', { telcode: '1', phone, verifyid: sent.body.data.verifyid })).body.retcode).toBe(400000);
-    const set = await c.post('/web/setPhoneForAccount', { telcode: '1', phone, verifyid: sent.body.data.verifyid });
+    expect(
+      (
+        await c.post('/web/setPhoneForAccount', {
+          telcode: '1',
+          phone: other,
+          verifyid: sent.body.data.verifyid,
+        })
+      ).body.retcode,
+    ).toBe(100006);
+    expect(
+      (await c.post('/web/updatePhone', { telcode: '1', phone, verifyid: sent.body.data.verifyid })).body
+        .retcode,
+    ).toBe(400000);
+    const set = await c.post('/web/setPhoneForAccount', {
+      telcode: '1',
+      phone,
+      verifyid: sent.body.data.verifyid,
+    });
     expect(set.body.data).toMatchObject({ telCode: '1', phone });
     expect((await c.get('/web/getAccountInfo')).body.data).toMatchObject({ telCode: '1', phone });
 
     const v2 = await verifyPhone(c, other);
-    expect((await c.post('/web/updatePhone', { telcode: '1', phone: other, verifyid: v2 })).body.data).toMatchObject({ phone: other });
+    expect(
+      (await c.post('/web/updatePhone', { telcode: '1', phone: other, verifyid: v2 })).body.data,
+    ).toMatchObject({ phone: other });
   });
 
   it('a resend waits 60 s, and five wrong codes kill the code', async () => {
@@ -132,9 +184,16 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
     const code = await lastCode(t.app, `1${phone}`);
     const wrong = code === '0000' ? '1111' : '0000';
     const results: number[] = [];
-    for (let i = 0; i < 5; i++) results.push((await c.post('/web/validateCode', { verifyid: first.body.data.verifyid, activationcode: wrong })).body.retcode);
+    for (let i = 0; i < 5; i++)
+      results.push(
+        (await c.post('/web/validateCode', { verifyid: first.body.data.verifyid, activationcode: wrong }))
+          .body.retcode,
+      );
     expect(results).toEqual([100004, 100004, 100004, 100004, 100006]);
-    expect((await c.post('/web/validateCode', { verifyid: first.body.data.verifyid, activationcode: code })).body.retcode).toBe(100006);
+    expect(
+      (await c.post('/web/validateCode', { verifyid: first.body.data.verifyid, activationcode: code })).body
+        .retcode,
+    ).toBe(100006);
   });
 
   it("refuses an address another account of the brand has, and another account's verifyid", async () => {
@@ -163,11 +222,37 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
     // a verifyid is its account's only
     const mine = await sendThroughCaptcha(c, '/web/requestToVerifyEmail', { email: uniqueEmail('mine') });
     const thief = await signIn(t.app, { email: uniqueEmail('thief') });
-    const code = await lastCode(t.app, (await t.db.query<{ email: string }>(`SELECT email FROM address_verifications WHERE id = $1`, [mine.body.data.verifyid]))[0]!.email);
-    expect((await thief.post('/web/validateCodeForEmail', { verifyid: mine.body.data.verifyid, activationcode: code })).body.retcode).toBe(100006);
-    expect((await c.post('/web/validateCodeForEmail', { verifyid: mine.body.data.verifyid, activationcode: code })).body.retcode).toBe(0);
-    const row = await t.db.query<{ email: string }>(`SELECT email FROM address_verifications WHERE id = $1`, [mine.body.data.verifyid]);
-    expect((await thief.post('/web/setEmailForAccount', { email: row[0]!.email, verifyid: mine.body.data.verifyid })).body.retcode).toBe(100006);
+    const code = await lastCode(
+      t.app,
+      (
+        await t.db.query<{ email: string }>(`SELECT email FROM address_verifications WHERE id = $1`, [
+          mine.body.data.verifyid,
+        ])
+      )[0]!.email,
+    );
+    expect(
+      (
+        await thief.post('/web/validateCodeForEmail', {
+          verifyid: mine.body.data.verifyid,
+          activationcode: code,
+        })
+      ).body.retcode,
+    ).toBe(100006);
+    expect(
+      (await c.post('/web/validateCodeForEmail', { verifyid: mine.body.data.verifyid, activationcode: code }))
+        .body.retcode,
+    ).toBe(0);
+    const row = await t.db.query<{ email: string }>(`SELECT email FROM address_verifications WHERE id = $1`, [
+      mine.body.data.verifyid,
+    ]);
+    expect(
+      (
+        await thief.post('/web/setEmailForAccount', {
+          email: row[0]!.email,
+          verifyid: mine.body.data.verifyid,
+        })
+      ).body.retcode,
+    ).toBe(100006);
     expect((await thief.get('/web/getAccountInfo')).body.data.email).not.toBe(row[0]!.email);
   });
 
@@ -191,13 +276,26 @@ describe(`verify a phone or an e-mail (${testDbKind})`, () => {
   it('confirmCaptcha refuses a wrong captcha, bad parameters and a missing session for the verify calls', async () => {
     const c = await signIn(t.app, { email: uniqueEmail('cc') });
     const proof = await captchaProof(t.app, newCaptchaId());
-    const wrong = await c.post('/web/confirmCaptcha', { ...proof, inputCaptcha: 'zzzz', nextApi: '/web/requestToVerifyEmail', email: uniqueEmail('w') });
+    const wrong = await c.post('/web/confirmCaptcha', {
+      ...proof,
+      inputCaptcha: 'zzzz',
+      nextApi: '/web/requestToVerifyEmail',
+      email: uniqueEmail('w'),
+    });
     expect(wrong.body.retcode).toBe(100020);
     expect(wrong.body.data.image).toMatch(/^data:image\/webp;base64,/);
     expect((await sendThroughCaptcha(c, '/web/getVerifyCode', { telcode: '1' })).body.retcode).toBe(100001);
-    expect((await sendThroughCaptcha(c, '/web/getVerifyCode', { telcode: '1', phone: newPhone(), extra: 1 })).body.retcode).toBe(100001);
+    expect(
+      (await sendThroughCaptcha(c, '/web/getVerifyCode', { telcode: '1', phone: newPhone(), extra: 1 })).body
+        .retcode,
+    ).toBe(100001);
     const anon = client(t.app);
-    const res = await anon.post('/web/confirmCaptcha', { ...(await captchaProof(t.app, newCaptchaId())), nextApi: '/web/getVerifyCode', telcode: '1', phone: newPhone() });
+    const res = await anon.post('/web/confirmCaptcha', {
+      ...(await captchaProof(t.app, newCaptchaId())),
+      nextApi: '/web/getVerifyCode',
+      telcode: '1',
+      phone: newPhone(),
+    });
     expect(res.body.retcode).toBe(100012);
   });
 });

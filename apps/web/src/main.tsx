@@ -10,7 +10,8 @@ import './styles.css';
 /** Brand colours as CSS variables; everything else reads them. */
 function applyBrand() {
   const root = document.documentElement;
-  for (const [k, v] of Object.entries(brand.colors)) root.style.setProperty(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
+  for (const [k, v] of Object.entries(brand.colors))
+    root.style.setProperty(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
   root.dataset.brand = brand.id;
 }
 

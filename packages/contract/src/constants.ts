@@ -51,7 +51,13 @@ export const constants = {
   nearBottomPx: 200,
   phoneMinDigits: 5,
   phoneKeepLastChars: 11,
-  chatImage: { sendAsIsBelow: 307_200, maxBytes: 2_097_152, qualityNumerator: 3_072_000, minQuality: 0.1, tooLargeNoticeMs: 3000 },
+  chatImage: {
+    sendAsIsBelow: 307_200,
+    maxBytes: 2_097_152,
+    qualityNumerator: 3_072_000,
+    minQuality: 0.1,
+    tooLargeNoticeMs: 3000,
+  },
   chatImageExtensions: ['png', 'jpg', 'jpe', 'jpeg', 'bmp', 'svg', 'gif'],
 
   // --- contacts ---
@@ -68,7 +74,13 @@ export const constants = {
   snackbarMs: 5000,
 
   // --- account ---
-  identityImage: { maxBytes: 5_242_880, compressFrom: 1_048_576, minQuality: 0.1, perSection: 2, types: ['png', 'jpg', 'jpeg'] },
+  identityImage: {
+    maxBytes: 5_242_880,
+    compressFrom: 1_048_576,
+    minQuality: 0.1,
+    perSection: 2,
+    types: ['png', 'jpg', 'jpeg'],
+  },
   billingCityMax: 20,
   unlockBonus: 0.2,
   /**
@@ -83,7 +95,16 @@ export const constants = {
   // --- money and histories (spec 001 §9) ---
   historyMonthTabs: 4,
   verificationHistoryMonthTabs: 6,
-  pageSize: { payment: 1000, bill: 200, call: 200, sms: 200, subscription: 200, subscribedNumbers: 200, rates: 100, codeSms: 20 },
+  pageSize: {
+    payment: 1000,
+    bill: 200,
+    call: 200,
+    sms: 200,
+    subscription: 200,
+    subscribedNumbers: 200,
+    rates: 100,
+    codeSms: 20,
+  },
   defaultRateCountry: 'US',
   scrollThresholdPx: 20,
   billScrollThresholdPx: 10,
@@ -135,25 +156,63 @@ export const constants = {
    * cryptoCurrency/paySubmit (cryptoPay: the hosted crypto checkout), paypal/paySubmit,
    * etherPay/paySubmit (usdtPay, usdcPay, tusdPay, ethPay, bchPay).
    */
-  paymentMethods: ['wechatpay', 'alipay', 'unionpay', 'paypal', 'usdtPay', 'usdcPay', 'tusdPay', 'ethPay', 'bchPay', 'cryptoPay', 'creditCard'],
+  paymentMethods: [
+    'wechatpay',
+    'alipay',
+    'unionpay',
+    'paypal',
+    'usdtPay',
+    'usdcPay',
+    'tusdPay',
+    'ethPay',
+    'bchPay',
+    'cryptoPay',
+    'creditCard',
+  ],
   /** The methods paySubmit itself takes as `payment_method`. */
   paySubmitMethods: ['wechatpay', 'unionpay', 'creditCard'],
   /** Payment-history `method` values (spec 001 §3; `creditCard` is ours, for card payments). */
-  purchaseMethods: ['wechatpay', 'alipay', 'paypal', 'appleid', 'invite', 'googlewallet', 'UnionPay', 'Crypto', 'creditCard'],
+  purchaseMethods: [
+    'wechatpay',
+    'alipay',
+    'paypal',
+    'appleid',
+    'invite',
+    'googlewallet',
+    'UnionPay',
+    'Crypto',
+    'creditCard',
+  ],
   /**
    * Product ids (spec 001 §9: method prefix, web channel, currency, amount or CUSTOM; format decided):
    * `<prefix>_web_<currency>_<amount|CUSTOM>`, e.g. `wechatpay_web_usd_10`, `alipay_web_cny_CUSTOM`.
    * Currency is `usd` for Coins and dollars (1 Coin = 1 USD) and `cny` for cloud coins. The prefix
    * per way of paying is below (`crypto` is etherPay's direct transfer). See `productId()`.
    */
-  productPrefixes: { wechatpay: 'wechatpay', alipay: 'alipay', unionpay: 'unionpay', paypal: 'paypal', creditCard: 'card', cryptoPay: 'cryptopay', crypto: 'crypto' },
+  productPrefixes: {
+    wechatpay: 'wechatpay',
+    alipay: 'alipay',
+    unionpay: 'unionpay',
+    paypal: 'paypal',
+    creditCard: 'card',
+    cryptoPay: 'cryptopay',
+    crypto: 'crypto',
+  },
   /** Crypto amounts: at most 8 decimals (spec 001 §9), sent as decimal text to stay exact. */
   cryptoDecimals: 8,
   /** How long a crypto transfer may take (spec 001 §9: up to 48 hours). */
   cryptoSettleMaxMs: 48 * 3600 * 1000,
 
   /** Subscription-history types (spec 001 §3: 1, 2, 3, 5, 6, 7, 100; names decided). 100 offers re-subscribe. */
-  subscriptionHistoryTypes: { subscribe: 1, renew: 2, changePlan: 3, unsubscribe: 5, refund: 6, resubscribe: 7, expired: 100 },
+  subscriptionHistoryTypes: {
+    subscribe: 1,
+    renew: 2,
+    changePlan: 3,
+    unsubscribe: 5,
+    refund: 6,
+    resubscribe: 7,
+    expired: 100,
+  },
   /**
    * Renewals (decided): a rent that cannot be paid on its date is retried daily for this many days
    * (the number keeps working and the user is told, by socket and e-mail); then the number is reclaimed

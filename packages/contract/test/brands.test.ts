@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { brandIds, brands, defaultBrandId, formatMinor, formatMoney, fromMinor, minor, mulMinor, roundMinor, toMinor, visibleTabs } from '../src/index';
+import {
+  brandIds,
+  brands,
+  defaultBrandId,
+  formatMinor,
+  formatMoney,
+  fromMinor,
+  minor,
+  mulMinor,
+  roundMinor,
+  toMinor,
+  visibleTabs,
+} from '../src/index';
 
 describe('brands', () => {
   it('has the six brands, each complete', () => {

@@ -25,7 +25,15 @@ const captchaDrawing = {
   width: 150,
   height: 50,
   pow: {
-    parameters: { algorithm: 'SHA-256', nonce: 'ab', salt: 'cd', cost: 1, keyLength: 32, keyPrefix: '00', data: { cid: 'abcdefgh' } },
+    parameters: {
+      algorithm: 'SHA-256',
+      nonce: 'ab',
+      salt: 'cd',
+      cost: 1,
+      keyLength: 32,
+      keyPrefix: '00',
+      data: { cid: 'abcdefgh' },
+    },
     signature: 'ef',
   },
 };
@@ -997,11 +1005,16 @@ describe.each(entries)('%s', (name, ep) => {
     expect(ep.input.safeParse(f.invalidInput).success).toBe(false);
   });
 
-  it(looseInputs.has(name) ? 'passes the next call’s fields through (checked by that call)' : 'refuses unknown input fields', () => {
-    const r = ep.input.safeParse({ ...f.validInput, unexpectedField: '1' });
-    if (looseInputs.has(name)) expect(r.data).toMatchObject({ unexpectedField: '1' });
-    else expect(r.success).toBe(false);
-  });
+  it(
+    looseInputs.has(name)
+      ? 'passes the next call’s fields through (checked by that call)'
+      : 'refuses unknown input fields',
+    () => {
+      const r = ep.input.safeParse({ ...f.validInput, unexpectedField: '1' });
+      if (looseInputs.has(name)) expect(r.data).toMatchObject({ unexpectedField: '1' });
+      else expect(r.success).toBe(false);
+    },
+  );
 
   it('accepts the valid output', () => {
     const r = ep.output.safeParse(f.validOutput);

@@ -12,7 +12,13 @@ import { codeCommands } from './commands/codes';
 import { CliError, openLocal, type Command, type OpenContext } from './context';
 import { forwardToServer } from './remote';
 
-export const commands: Command[] = [...accountCommands, ...reviewCommands, ...numberCommands, ...paymentCommands, ...codeCommands];
+export const commands: Command[] = [
+  ...accountCommands,
+  ...reviewCommands,
+  ...numberCommands,
+  ...paymentCommands,
+  ...codeCommands,
+];
 
 function help(out: (l?: string) => void) {
   out('usage: npm run admin -- <command> [arguments] [--brand <brand>]');
@@ -26,9 +32,16 @@ export interface AdminIo {
 }
 const stdio: AdminIo = { out: (l = '') => console.log(l), err: (l) => console.error(l) };
 
-export async function runAdmin(argv: string[], io: AdminIo | AdminIo['out'] = stdio, open: OpenContext = openLocal): Promise<number> {
+export async function runAdmin(
+  argv: string[],
+  io: AdminIo | AdminIo['out'] = stdio,
+  open: OpenContext = openLocal,
+): Promise<number> {
   const { out, err: errOut } = typeof io === 'function' ? { out: io, err: stdio.err } : io;
-  const options = Object.assign({ brand: { type: 'string' as const } }, ...commands.map((c) => c.options ?? {}));
+  const options = Object.assign(
+    { brand: { type: 'string' as const } },
+    ...commands.map((c) => c.options ?? {}),
+  );
   const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options });
   const flags = values as Record<string, string | boolean>;
   const name = positionals.slice(0, 2).join(' ');

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
-import { commonQueryKeys, platformKey, type EndpointDef, type ParsedInputOf, type RawOutputOf } from '@numa/contract';
+import {
+  commonQueryKeys,
+  platformKey,
+  type EndpointDef,
+  type ParsedInputOf,
+  type RawOutputOf,
+} from '@numa/contract';
 import type { RequestContext } from '../types';
 import type { Session } from '../services/sessions';
 import { ApiError } from './errors';
@@ -62,7 +68,8 @@ export function bodyWithoutPlatform(req: FastifyRequest): Record<string, unknown
   const body = req.body;
   if (!isPlainObject(body)) throw new ApiError(100001, null, 'body');
   const { [platformKey]: platform, ...rest } = body;
-  if (platform === undefined) throw new ApiError(100001, { issues: [{ path: 'platform', message: 'Required' }] }, 'platform');
+  if (platform === undefined)
+    throw new ApiError(100001, { issues: [{ path: 'platform', message: 'Required' }] }, 'platform');
   if (platform !== req.ctx.brand.id) throw new ApiError(100016);
   return rest;
 }
@@ -94,7 +101,14 @@ export function route<E extends EndpointDef>(
   const routeOptions: RouteShorthandOptions = {
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     ...(options.rateLimit
-      ? { config: { rateLimit: { ...options.rateLimit, max: Math.ceil(options.rateLimit.max * env.IP_RATE_LIMIT_FACTOR) } } }
+      ? {
+          config: {
+            rateLimit: {
+              ...options.rateLimit,
+              max: Math.ceil(options.rateLimit.max * env.IP_RATE_LIMIT_FACTOR),
+            },
+          },
+        }
       : {}),
   };
   app.route({
@@ -123,7 +137,13 @@ export function route<E extends EndpointDef>(
         if (!parsed.success) throw invalid(parsed.error);
         input = parsed.data;
       }
-      const data = await handler({ req, reply, input: input as ParsedInputOf<E>, ctx: req.ctx, session: session as Call<E>['session'] });
+      const data = await handler({
+        req,
+        reply,
+        input: input as ParsedInputOf<E>,
+        ctx: req.ctx,
+        session: session as Call<E>['session'],
+      });
       if (reply.sent) return reply;
       if (validateOutput) {
         const check = ep.output.safeParse(data);

@@ -26,7 +26,11 @@ export default fp(
         webVersion: typeof q.webVersion === 'string' ? q.webVersion.slice(0, 40) : null,
       };
       if (given !== undefined && !code.success && req.url.startsWith('/web/')) {
-        throw new ApiError(100001, { issues: [{ path: 'languagecode', message: 'Expected en or zh_cn' }] }, 'languagecode');
+        throw new ApiError(
+          100001,
+          { issues: [{ path: 'languagecode', message: 'Expected en or zh_cn' }] },
+          'languagecode',
+        );
       }
     });
   },

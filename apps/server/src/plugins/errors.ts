@@ -60,7 +60,12 @@ export default fp(
       }
       if (status === 429) return sendError(req, reply, new ApiError(100015));
       if (status >= 400 && status < 500) {
-        const detail = e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? 'content-type' : e.code?.startsWith('FST_ERR_CTP') ? 'body' : undefined;
+        const detail =
+          e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+            ? 'content-type'
+            : e.code?.startsWith('FST_ERR_CTP')
+              ? 'body'
+              : undefined;
         return sendError(req, reply, new ApiError(100001, null, detail));
       }
       req.log.error({ err: error }, 'unhandled error');

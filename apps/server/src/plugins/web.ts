@@ -43,7 +43,9 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       setHeaders: (res, file) => {
         res.header(
           'cache-control',
-          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=300',
+          file.includes(`${path.sep}assets${path.sep}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=300',
         );
       },
     });
@@ -54,13 +56,23 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
   const page = (brand: Brand) => {
     const cached = pages.get(brand.id);
     if (cached) return cached;
-    const config: ClientConfig = { brand: brand.id, mobileSiteUrl: app.deps.env.MOBILE_SITE_URL, dev: app.deps.dev };
+    const config: ClientConfig = {
+      brand: brand.id,
+      mobileSiteUrl: app.deps.env.MOBILE_SITE_URL,
+      dev: app.deps.dev,
+    };
     const script = `window.__NUMA__=${JSON.stringify(config).replace(/</g, '\\u003c')};`;
     const hash = createHash('sha256').update(script).digest('base64');
     const html = (template ?? '')
       .replace('<!--app-config-->', `<script>${script}</script>`)
-      .replace(/<title>[^<]*<\/title>/, `<title>${brand.name.en}</title><meta name="description" content="${describe(brand)}">`)
-      .replace(/<meta name="theme-color" content="[^"]*"/, `<meta name="theme-color" content="${brand.colors.primary}"`);
+      .replace(
+        /<title>[^<]*<\/title>/,
+        `<title>${brand.name.en}</title><meta name="description" content="${describe(brand)}">`,
+      )
+      .replace(
+        /<meta name="theme-color" content="[^"]*"/,
+        `<meta name="theme-color" content="${brand.colors.primary}"`,
+      );
     const built = { html, hash };
     pages.set(brand.id, built);
     return built;
@@ -92,7 +104,10 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
 
   const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (!template) {
-      return reply.code(503).type('text/plain; charset=utf-8').send('The web client is not built. Run `npm run build`.');
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web client is not built. Run `npm run build`.');
     }
     const { html, hash } = page(req.ctx.brand);
     const csp = cspFor(req, hash);
@@ -110,7 +125,9 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
     const isApi = apiPrefixes.some((p) => url === p.replace(/\/$/, '') || url.startsWith(p));
-    const wantsHtml = (req.method === 'GET' || req.method === 'HEAD') && /text\/html|\*\/\*/.test(req.headers.accept ?? '*/*');
+    const wantsHtml =
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      /text\/html|\*\/\*/.test(req.headers.accept ?? '*/*');
     if (isApi || !wantsHtml || path.extname(url)) throw new ApiError(100002);
     return sendIndex(req, reply);
   });

@@ -90,7 +90,14 @@ export default fp(
         next(err);
       };
       const h = socket.handshake.headers;
-      if (!originAllowed({ origin: h.origin, host: h.host, forwardedHost: h['x-forwarded-host'], brand: brand.id })) {
+      if (
+        !originAllowed({
+          origin: h.origin,
+          host: h.host,
+          forwardedHost: h['x-forwarded-host'],
+          brand: brand.id,
+        })
+      ) {
         log.info({ origin: h.origin, host: h.host }, 'socket refused: page origin is not one of the brand');
         return refuse(100003, 'origin');
       }
@@ -102,7 +109,11 @@ export default fp(
       }
       const token = query.data.token;
       // flood limits before the token is looked up: a flooder's hold, then handshakes per address
-      const xff = env.TRUST_PROXY ? String(h['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
+      const xff = env.TRUST_PROXY
+        ? String(h['x-forwarded-for'] ?? '')
+            .split(',')[0]
+            ?.trim()
+        : '';
       const ip = xff || socket.handshake.address;
       const admit = async () => {
         if (await limits.isHeld(token)) return refuse(100015, 'flooding');
@@ -263,11 +274,23 @@ export default fp(
             }
             socket.data.strikes += 1;
             if (event === socketEvents.sendMessage) {
-              const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<string, unknown>;
-              refuseSend(socket, raw, 100015, socket.data.lang, typeof ack === 'function' ? (ack as Ack) : undefined);
+              const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<
+                string,
+                unknown
+              >;
+              refuseSend(
+                socket,
+                raw,
+                100015,
+                socket.data.lang,
+                typeof ack === 'function' ? (ack as Ack) : undefined,
+              );
             }
             if (socket.data.strikes >= limits.settings.floodStrikes && socket.connected) {
-              log.warn({ accountId: socket.data.accountId, strikes: socket.data.strikes }, 'socket disconnected for flooding');
+              log.warn(
+                { accountId: socket.data.accountId, strikes: socket.data.strikes },
+                'socket disconnected for flooding',
+              );
               void limits.hold(socket.data.holdKey);
               socket.disconnect(true);
             }

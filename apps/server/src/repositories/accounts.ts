@@ -43,7 +43,9 @@ export const accountsRepo = {
     query =
       'email' in address
         ? query.where('email', '=', address.email)
-        : query.where(sql<string>`tel_code || phone`, '=', `${address.telCode}${address.phone}`).where('phone', 'is not', null);
+        : query
+            .where(sql<string>`tel_code || phone`, '=', `${address.telCode}${address.phone}`)
+            .where('phone', 'is not', null);
     return (await query.executeTakeFirst()) ?? null;
   },
 

@@ -9,13 +9,11 @@ export const captchasRepo = {
       .insertInto('captchas')
       .values({ id, answer, expires_at: expires })
       .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet((eb) => ({
-            answer: eb.ref('excluded.answer'),
-            created_at: sql`now()`,
-            expires_at: eb.ref('excluded.expires_at'),
-          })),
+        oc.column('id').doUpdateSet((eb) => ({
+          answer: eb.ref('excluded.answer'),
+          created_at: sql`now()`,
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
       )
       .execute();
   },

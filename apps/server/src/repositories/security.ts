@@ -8,7 +8,11 @@ export const serverSecretsRepo = {
       .values({ name, value: make() })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
-    const row = await q.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
+    const row = await q
+      .selectFrom('server_secrets')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirst();
     if (!row) throw new Error(`server secret ${name} missing`);
     return row.value;
   },

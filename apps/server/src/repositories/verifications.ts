@@ -111,7 +111,9 @@ export const accountAddressRepo = {
       'email' in address
         ? query.where('email', '=', address.email)
         : // the joined number (the unique index's key: one account per number, however split)
-          query.where(sql<string>`tel_code || phone`, '=', `${address.telCode}${address.phone}`).where('phone', 'is not', null);
+          query
+            .where(sql<string>`tel_code || phone`, '=', `${address.telCode}${address.phone}`)
+            .where('phone', 'is not', null);
     return (await query.executeTakeFirst())?.id ?? null;
   },
 

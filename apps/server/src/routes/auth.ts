@@ -42,7 +42,12 @@ export default async function authRoutes(app: FastifyInstance) {
     endpoints.login,
     async ({ input, ctx, req, reply }) => {
       const address = toAddress(input);
-      const { account, token } = await signin.login({ brand: ctx.brand, address, code: input.code, meta: meta(req) });
+      const { account, token } = await signin.login({
+        brand: ctx.brand,
+        address,
+        code: input.code,
+        meta: meta(req),
+      });
       reply.header('set-cookie', mediaCookie(token, req.protocol === 'https'));
       return { token, canInvite: account.canInvite, canSetInviter: account.canSetInviter };
     },
@@ -74,7 +79,11 @@ export default async function authRoutes(app: FastifyInstance) {
     async ({ input, ctx, req }) => {
       const { captchaId, inputCaptcha, nextApi, pow: proof, ...params } = input;
       if (!nextApi && Object.keys(params).length) {
-        throw new ApiError(100001, { issues: Object.keys(params).map((k) => ({ path: k, message: 'Unknown field' })) }, Object.keys(params).join(', '));
+        throw new ApiError(
+          100001,
+          { issues: Object.keys(params).map((k) => ({ path: k, message: 'Unknown field' })) },
+          Object.keys(params).join(', '),
+        );
       }
       // with nextApi the call sends a code: its proof of work is required
       await requireCaptcha(captchaId, inputCaptcha, nextApi ? { pow: 'required', payload: proof } : null);
@@ -88,5 +97,7 @@ export default async function authRoutes(app: FastifyInstance) {
 
   route(app, endpoints.getAccountInfo, async ({ session }) => accounts.info(session.accountId));
 
-  route(app, endpoints.queryBalance, async ({ session }) => ({ balance: await accounts.balance(session.accountId) }));
+  route(app, endpoints.queryBalance, async ({ session }) => ({
+    balance: await accounts.balance(session.accountId),
+  }));
 }

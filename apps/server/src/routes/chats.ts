@@ -8,9 +8,13 @@ export default async function chatRoutes(app: FastifyInstance) {
 
   route(app, endpoints.getVirtualPhoneList, async ({ session }) => chats.virtualPhones(session.accountId));
 
-  route(app, endpoints.getChatList, async ({ session, input }) => chats.chatList(session.accountId, input.months));
+  route(app, endpoints.getChatList, async ({ session, input }) =>
+    chats.chatList(session.accountId, input.months),
+  );
 
-  route(app, endpoints.getChatListByDate, async ({ session, input }) => chats.chatListSince(session.accountId, input.since));
+  route(app, endpoints.getChatListByDate, async ({ session, input }) =>
+    chats.chatListSince(session.accountId, input.since),
+  );
 
   route(app, endpoints.getDialogList, async ({ session, input }) =>
     chats.dialog(session.accountId, {
@@ -24,14 +28,22 @@ export default async function chatRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.delSms, async ({ session, input }) => ({
-    deleted: await chats.deleteMessages(session.accountId, { sms: input.sms, from: input.from, to: input.to }),
+    deleted: await chats.deleteMessages(session.accountId, {
+      sms: input.sms,
+      from: input.from,
+      to: input.to,
+    }),
   }));
 
   route(
     app,
     endpoints.speechToText,
     async ({ session, input }) => ({
-      text: await chats.speechToText(session.accountId, { media: input.media, smsId: input.smsId, language: input.language }),
+      text: await chats.speechToText(session.accountId, {
+        media: input.media,
+        smsId: input.smsId,
+        language: input.language,
+      }),
     }),
     { rateLimit: { max: 30, timeWindow: 60_000 } },
   );

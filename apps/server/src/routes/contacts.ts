@@ -10,7 +10,11 @@ export default async function contactRoutes(app: FastifyInstance) {
   const { contacts } = app.deps;
 
   route(app, endpoints.getCloudAddressBook, async ({ input, session }) => {
-    const { rows, more } = await contacts.page(session.accountId, { pageSize: input.pageSize, since: input.since, startTime: input.startTime });
+    const { rows, more } = await contacts.page(session.accountId, {
+      pageSize: input.pageSize,
+      since: input.since,
+      startTime: input.startTime,
+    });
     return {
       addressBookList: rows.map((r) => ({
         id: r.id,
@@ -27,5 +31,7 @@ export default async function contactRoutes(app: FastifyInstance) {
     contacts.save(session.accountId, { id: input.id, book: input.addressBook }),
   );
 
-  route(app, endpoints.delCloudAddressBook, async ({ input, session }) => ({ deleted: await contacts.remove(session.accountId, input.ids) }));
+  route(app, endpoints.delCloudAddressBook, async ({ input, session }) => ({
+    deleted: await contacts.remove(session.accountId, input.ids),
+  }));
 }

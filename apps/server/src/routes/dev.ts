@@ -25,9 +25,13 @@ export default async function devRoutes(app: FastifyInstance) {
 
   app.addHook('onRequest', async (req) => {
     const h = req.headers;
-    const proxied = h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined;
+    const proxied =
+      h['x-forwarded-for'] !== undefined || h.forwarded !== undefined || h['x-real-ip'] !== undefined;
     if (!isLoopbackAddress(req.raw.socket.remoteAddress) || proxied) {
-      req.log.warn({ remote: req.raw.socket.remoteAddress, url: req.url }, 'a /dev route was asked from outside the loopback interface: refused');
+      req.log.warn(
+        { remote: req.raw.socket.remoteAddress, url: req.url },
+        'a /dev route was asked from outside the loopback interface: refused',
+      );
       throw new ApiError(100002);
     }
   });
@@ -59,7 +63,10 @@ export default async function devRoutes(app: FastifyInstance) {
   app.post('/dev/code-sms', async (req) => {
     const parsed = z
       .strictObject({
-        number: z.string().transform((s) => s.replace(/\D/g, '')).pipe(FullNumber),
+        number: z
+          .string()
+          .transform((s) => s.replace(/\D/g, ''))
+          .pipe(FullNumber),
         app: AppId,
         text: z.string().min(1).max(1600),
         sender: z.string().max(64).optional(),

@@ -22,8 +22,24 @@ export default async function verifyRoutes(app: FastifyInstance) {
 
   /** Runs a captcha-protected send for confirmCaptcha: its own input check and its own session. */
   const continuation =
-    <E extends EndpointDef>(ep: E, send: (input: ReturnType<E['input']['parse']>, accountId: number, ctx: RequestContext, req: FastifyRequest) => Promise<unknown>) =>
-    async ({ req, ctx, params }: { req: FastifyRequest; ctx: RequestContext; params: Record<string, unknown> }) => {
+    <E extends EndpointDef>(
+      ep: E,
+      send: (
+        input: ReturnType<E['input']['parse']>,
+        accountId: number,
+        ctx: RequestContext,
+        req: FastifyRequest,
+      ) => Promise<unknown>,
+    ) =>
+    async ({
+      req,
+      ctx,
+      params,
+    }: {
+      req: FastifyRequest;
+      ctx: RequestContext;
+      params: Record<string, unknown>;
+    }) => {
       const header = req.headers['auth-token'];
       const session = await sessions.authenticate(Array.isArray(header) ? header[0] : header, ctx.brand.id);
       const parsed = ep.input.safeParse(params);
@@ -34,13 +50,27 @@ export default async function verifyRoutes(app: FastifyInstance) {
       return data;
     };
 
-  const sendPhone = (input: { telcode: string; phone: string }, accountId: number, ctx: RequestContext, req: FastifyRequest) =>
-    verify.send({ brand: ctx.brand, lang: ctx.lang, accountId, ip: req.ip, address: toAddress({ telCode: input.telcode, phone: input.phone }) });
+  const sendPhone = (
+    input: { telcode: string; phone: string },
+    accountId: number,
+    ctx: RequestContext,
+    req: FastifyRequest,
+  ) =>
+    verify.send({
+      brand: ctx.brand,
+      lang: ctx.lang,
+      accountId,
+      ip: req.ip,
+      address: toAddress({ telCode: input.telcode, phone: input.phone }),
+    });
   const sendEmail = (input: { email: string }, accountId: number, ctx: RequestContext, req: FastifyRequest) =>
     verify.send({ brand: ctx.brand, lang: ctx.lang, accountId, ip: req.ip, address: { email: input.email } });
 
   captchaNext.set(endpoints.getVerifyCode.path, continuation(endpoints.getVerifyCode, sendPhone));
-  captchaNext.set(endpoints.requestToVerifyEmail.path, continuation(endpoints.requestToVerifyEmail, sendEmail));
+  captchaNext.set(
+    endpoints.requestToVerifyEmail.path,
+    continuation(endpoints.requestToVerifyEmail, sendEmail),
+  );
 
   const direct = { rateLimit: { max: 30, timeWindow: 60_000 } };
   // Called directly they never send: a wait still running is told first (100015 with resendAfter, so
@@ -59,7 +89,12 @@ export default async function verifyRoutes(app: FastifyInstance) {
     app,
     endpoints.requestToVerifyEmail,
     async ({ input, ctx, req }) => {
-      await signin.assertMaySend({ brand: ctx.brand, purpose: 'verify', address: { email: input.email }, ip: req.ip });
+      await signin.assertMaySend({
+        brand: ctx.brand,
+        purpose: 'verify',
+        address: { email: input.email },
+        ip: req.ip,
+      });
       throw new ApiError(100010);
     },
     direct,
@@ -70,7 +105,13 @@ export default async function verifyRoutes(app: FastifyInstance) {
     app,
     endpoints.validateCode,
     async ({ input, session, ctx }) => {
-      await verify.validate({ brand: ctx.brand, accountId: session.accountId, verifyid: input.verifyid, code: input.activationcode, channel: 'sms' });
+      await verify.validate({
+        brand: ctx.brand,
+        accountId: session.accountId,
+        verifyid: input.verifyid,
+        code: input.activationcode,
+        channel: 'sms',
+      });
       return {};
     },
     tries,
@@ -79,23 +120,54 @@ export default async function verifyRoutes(app: FastifyInstance) {
     app,
     endpoints.validateCodeForEmail,
     async ({ input, session, ctx }) => {
-      await verify.validate({ brand: ctx.brand, accountId: session.accountId, verifyid: input.verifyid, code: input.activationcode, channel: 'email' });
+      await verify.validate({
+        brand: ctx.brand,
+        accountId: session.accountId,
+        verifyid: input.verifyid,
+        code: input.activationcode,
+        channel: 'email',
+      });
       return {};
     },
     tries,
   );
 
-  const phoneOf = (input: { telcode: string; phone: string }) => toAddress({ telCode: input.telcode, phone: input.phone });
+  const phoneOf = (input: { telcode: string; phone: string }) =>
+    toAddress({ telCode: input.telcode, phone: input.phone });
   route(app, endpoints.setPhoneForAccount, async ({ input, session, ctx }) =>
-    verify.apply({ brand: ctx.brand, accountId: session.accountId, verifyid: input.verifyid, address: phoneOf(input), mode: 'set' }),
+    verify.apply({
+      brand: ctx.brand,
+      accountId: session.accountId,
+      verifyid: input.verifyid,
+      address: phoneOf(input),
+      mode: 'set',
+    }),
   );
   route(app, endpoints.updatePhone, async ({ input, session, ctx }) =>
-    verify.apply({ brand: ctx.brand, accountId: session.accountId, verifyid: input.verifyid, address: phoneOf(input), mode: 'update' }),
+    verify.apply({
+      brand: ctx.brand,
+      accountId: session.accountId,
+      verifyid: input.verifyid,
+      address: phoneOf(input),
+      mode: 'update',
+    }),
   );
   route(app, endpoints.setEmailForAccount, async ({ input, session, ctx }) =>
-    verify.apply({ brand: ctx.brand, accountId: session.accountId, verifyid: input.verifyid, address: { email: input.email }, mode: 'set' }),
+    verify.apply({
+      brand: ctx.brand,
+      accountId: session.accountId,
+      verifyid: input.verifyid,
+      address: { email: input.email },
+      mode: 'set',
+    }),
   );
   route(app, endpoints.updateEmail, async ({ input, session, ctx }) =>
-    verify.apply({ brand: ctx.brand, accountId: session.accountId, verifyid: input.verifyid, address: { email: input.email }, mode: 'update' }),
+    verify.apply({
+      brand: ctx.brand,
+      accountId: session.accountId,
+      verifyid: input.verifyid,
+      address: { email: input.email },
+      mode: 'update',
+    }),
   );
 }

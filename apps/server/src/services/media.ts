@@ -15,7 +15,8 @@ export interface SavedMedia {
 }
 
 export const mediaUrl = (id: string) => `/media/${id}`;
-export const mediaIdFromUrl = (url: string): string | null => url.match(/^\/media\/([A-Za-z0-9_-]{8,80})$/)?.[1] ?? null;
+export const mediaIdFromUrl = (url: string): string | null =>
+  url.match(/^\/media\/([A-Za-z0-9_-]{8,80})$/)?.[1] ?? null;
 
 /**
  * Media files: the type is read from the bytes (never from the name), the size is capped, and a file
@@ -38,7 +39,8 @@ export function createMediaService(db: Database, store: MediaStorePort) {
       if (p.bytes.byteLength === 0) throw new ApiError(300038, null, 'empty file');
       if (p.bytes.byteLength > p.maxBytes) throw new ApiError(100005, { maxBytes: p.maxBytes });
       const type = await fileTypeFromBuffer(p.bytes);
-      if (!type || !p.allowed.includes(type.mime)) throw new ApiError(300038, { allowed: p.allowed }, type?.mime ?? 'unknown type');
+      if (!type || !p.allowed.includes(type.mime))
+        throw new ApiError(300038, { allowed: p.allowed }, type?.mime ?? 'unknown type');
       const id = randomBytes(18).toString('base64url');
       await store.put(id, p.bytes, type.mime);
       await mediaRepo.insert(p.q ?? db.q, {

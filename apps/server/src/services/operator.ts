@@ -18,7 +18,11 @@ export function createOperatorService(db: Database, sessions?: Pick<SessionServi
         return accountsRepo.byId(db.q, Number(who));
       if (who.includes('@')) return accountsRepo.byAddress(db.q, brand, { email: who.trim().toLowerCase() });
       const normal = normalizeFullPhone(who);
-      const id = await accountsRepo.idByFullPhone(db.q, brand, normal ? `${normal.telCode}${normal.phone}` : who.replace(/\D/g, ''));
+      const id = await accountsRepo.idByFullPhone(
+        db.q,
+        brand,
+        normal ? `${normal.telCode}${normal.phone}` : who.replace(/\D/g, ''),
+      );
       return id === null ? null : accountsRepo.byId(db.q, id);
     },
 

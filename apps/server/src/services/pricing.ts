@@ -29,7 +29,8 @@ export const currencyOf = (brand: BrandId): Currency => (brand === 'cloudnumber'
  *   verification number (both from migration 025).
  * A new kind is rows in the table (a migration's data file or the operator's import), not a schema change.
  */
-export type RateKind = 'sms' | 'mms' | 'call' | 'call_economic' | 'receive' | 'number_month' | 'code' | 'code_month';
+export type RateKind =
+  'sms' | 'mms' | 'call' | 'call_economic' | 'receive' | 'number_month' | 'code' | 'code_month';
 
 export interface RateQuery {
   /** ISO country (destination, or the number's own); null or undefined: only '*' rows apply. */

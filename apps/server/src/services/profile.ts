@@ -32,8 +32,15 @@ export async function profileStatusOf(q: Q, accountId: number): Promise<ProfileS
  * the account has a phone. The client then opens the profile form, the status dialog or the verify
  * modal. Decided: `needSetPhone` is true only when the action needs a phone and the account has none.
  */
-export async function assertProfileReady(q: Q, accountId: number, opts: { needPhone?: boolean } = {}): Promise<void> {
-  const [profileStatus, account] = await Promise.all([profileStatusOf(q, accountId), accountsRepo.byId(q, accountId)]);
+export async function assertProfileReady(
+  q: Q,
+  accountId: number,
+  opts: { needPhone?: boolean } = {},
+): Promise<void> {
+  const [profileStatus, account] = await Promise.all([
+    profileStatusOf(q, accountId),
+    accountsRepo.byId(q, accountId),
+  ]);
   const needSetPhone = !!opts.needPhone && !account?.phone;
   if (profileStatus !== S.verified || needSetPhone) {
     const data: ProfileRequiredData = { profileStatus, needSetPhone };
@@ -46,7 +53,9 @@ const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'n
 export const isRegionCode = (code: string) => code !== 'ZZ' && regionNames.of(code) !== undefined;
 
 const sameProfile = (a: BillingProfile, b: BillingProfile) =>
-  (['firstName', 'lastName', 'address', 'city', 'province', 'postalCode', 'country', 'regionCode'] as const).every((k) => a[k] === b[k]);
+  (
+    ['firstName', 'lastName', 'address', 'city', 'province', 'postalCode', 'country', 'regionCode'] as const
+  ).every((k) => a[k] === b[k]);
 
 /** The phone-profile status (identity documents seen from the numbers side; contract PhoneProfileStatus). */
 const phoneProfileStatus = (kycStatus: number): 0 | 1 | 2 | 100 =>
@@ -108,11 +117,19 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
      */
     async updateProfile(accountId: number, p: BillingProfile): Promise<{ profileStatus: 1 | 2 | 100 }> {
       if (p.regionCode && !isRegionCode(p.regionCode)) {
-        throw new ApiError(100001, { issues: [{ path: 'regionCode', message: 'Unknown region code' }] }, 'regionCode');
+        throw new ApiError(
+          100001,
+          { issues: [{ path: 'regionCode', message: 'Unknown region code' }] },
+          'regionCode',
+        );
       }
       return db.tx(async (q) => {
         const current = await profileRepo.lock(q, accountId);
-        if (current && sameProfile(current, p) && (current.status === S.reviewing || current.status === S.verified)) {
+        if (
+          current &&
+          sameProfile(current, p) &&
+          (current.status === S.reviewing || current.status === S.verified)
+        ) {
           return { profileStatus: current.status as 1 | 2 };
         }
         await profileRepo.upsert(q, accountId, p, S.reviewing);
@@ -132,19 +149,40 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
      * emptied. Everything is checked before anything is written; on a failure nothing changes and the
      * bytes already stored are removed. Images no longer on file are deleted after the commit.
      */
-    async submitKyc(accountId: number, files: KycFile[], kept: Record<(typeof urlField)[KycSlot], string>): Promise<KYCInfo> {
+    async submitKyc(
+      accountId: number,
+      files: KycFile[],
+      kept: Record<(typeof urlField)[KycSlot], string>,
+    ): Promise<KYCInfo> {
       const maxBytes = constants.identityImage.maxBytes;
       // each section has two slots, so a third image is a slot sent twice
       const bySlot = new Map<KycSlot, KycFile>();
       for (const f of files) {
-        if (bySlot.has(f.slot)) throw new ApiError(100001, { section: sectionOf(f.slot) }, `${f.slot} sent twice`, accountText('kycTooMany'));
+        if (bySlot.has(f.slot))
+          throw new ApiError(
+            100001,
+            { section: sectionOf(f.slot) },
+            `${f.slot} sent twice`,
+            accountText('kycTooMany'),
+          );
         bySlot.set(f.slot, f);
       }
       for (const f of files) {
-        if (f.bytes.byteLength > maxBytes) throw new ApiError(100005, { field: f.slot, maxBytes }, 'file too large', accountText('kycTooLarge'));
+        if (f.bytes.byteLength > maxBytes)
+          throw new ApiError(
+            100005,
+            { field: f.slot, maxBytes },
+            'file too large',
+            accountText('kycTooLarge'),
+          );
         const type = f.bytes.byteLength ? await fileTypeFromBuffer(f.bytes) : undefined;
         if (!type || !(constants.kycMimeTypes as readonly string[]).includes(type.mime)) {
-          throw new ApiError(300038, { field: f.slot, allowed: constants.identityImage.types }, type?.mime ?? 'unknown type', accountText('kycBadType'));
+          throw new ApiError(
+            300038,
+            { field: f.slot, allowed: constants.identityImage.types },
+            type?.mime ?? 'unknown type',
+            accountText('kycBadType'),
+          );
         }
       }
 
@@ -153,7 +191,13 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
       try {
         const result = await db.tx(async (q) => {
           const row = await kycRepo.lockOrCreate(q, accountId);
-          if (row.status !== K.none && row.status !== K.refused) throw new ApiError(400000, { status: row.status }, 'under review or verified', accountText('kycLocked'));
+          if (row.status !== K.none && row.status !== K.refused)
+            throw new ApiError(
+              400000,
+              { status: row.status },
+              'under review or verified',
+              accountText('kycLocked'),
+            );
           const onFile = new Set(Object.values(row.slots).filter((v): v is string => v !== null));
           const next = {} as Record<KycSlot, string | null>;
           const used = new Set<string>();
@@ -164,16 +208,30 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
               continue;
             }
             const id = mediaIdFromUrl(url);
-            if (!id || !onFile.has(id)) throw new ApiError(100003, { field: urlField[slot] }, 'not one of your images on file');
+            if (!id || !onFile.has(id))
+              throw new ApiError(100003, { field: urlField[slot] }, 'not one of your images on file');
             if (used.has(id)) throw new ApiError(100001, { field: urlField[slot] }, 'the same image twice');
             used.add(id);
             next[slot] = id;
           }
           if (!(next.idCard1 || bySlot.has('idCard1')) || !(next.idCard2 || bySlot.has('idCard2'))) {
-            throw new ApiError(100001, { section: 'idCard' }, 'front and back required', accountText('kycFrontAndBack'));
+            throw new ApiError(
+              100001,
+              { section: 'idCard' },
+              'front and back required',
+              accountText('kycFrontAndBack'),
+            );
           }
           for (const [slot, f] of bySlot) {
-            const saved = await media.save({ accountId, kind: 'kyc', bytes: f.bytes, allowed: constants.kycMimeTypes, maxBytes, fileName: f.fileName, q });
+            const saved = await media.save({
+              accountId,
+              kind: 'kyc',
+              bytes: f.bytes,
+              allowed: constants.kycMimeTypes,
+              maxBytes,
+              fileName: f.fileName,
+              q,
+            });
             stored.push(saved.id);
             next[slot] = saved.id;
           }
@@ -183,7 +241,10 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
           await media.retireKyc(q, accountId, retired);
           return kycRepo.get(q, accountId);
         });
-        for (const id of retired) await media.store.delete(id).catch((err: unknown) => log.warn({ err, id }, 'could not delete a retired identity image'));
+        for (const id of retired)
+          await media.store
+            .delete(id)
+            .catch((err: unknown) => log.warn({ err, id }, 'could not delete a retired identity image'));
         return kycView(result);
       } catch (err) {
         for (const id of stored) await media.store.delete(id).catch(() => {});

@@ -1,7 +1,15 @@
 import { constants, type BrandId } from '@numa/contract';
 import type { Database } from '../db';
 import { accountsRepo } from '../repositories/accounts';
-import { kycRepo, kycSlots, profileRepo, type BillingProfileRow, type KycRow, type KycSlot, type PendingReview } from '../repositories/profile';
+import {
+  kycRepo,
+  kycSlots,
+  profileRepo,
+  type BillingProfileRow,
+  type KycRow,
+  type KycSlot,
+  type PendingReview,
+} from '../repositories/profile';
 import type { MediaService } from './media';
 
 export type { PendingReview } from '../repositories/profile';
@@ -35,12 +43,16 @@ export function createReviewService(db: Database, media: MediaService) {
         profiles.push(...(await profileRepo.pending(db.q, b)));
         kyc.push(...(await kycRepo.pending(db.q, b)));
       }
-      const byTime = (a: PendingReview, b: PendingReview) => a.submittedAt.getTime() - b.submittedAt.getTime();
+      const byTime = (a: PendingReview, b: PendingReview) =>
+        a.submittedAt.getTime() - b.submittedAt.getTime();
       return { profiles: profiles.sort(byTime), kyc: kyc.sort(byTime) };
     },
 
     async submissions(accountId: number): Promise<{ profile: BillingProfileRow | null; kyc: KycRow | null }> {
-      const [profile, kyc] = await Promise.all([profileRepo.get(db.q, accountId), kycRepo.get(db.q, accountId)]);
+      const [profile, kyc] = await Promise.all([
+        profileRepo.get(db.q, accountId),
+        kycRepo.get(db.q, accountId),
+      ]);
       return { profile, kyc };
     },
 
@@ -52,7 +64,8 @@ export function createReviewService(db: Database, media: MediaService) {
         const id = row?.slots[slot];
         if (!id) continue;
         const file = await media.readAny(id);
-        if (file && file.accountId === accountId) out.push({ slot, mediaId: id, mime: file.mime, bytes: file.bytes });
+        if (file && file.accountId === accountId)
+          out.push({ slot, mediaId: id, mime: file.mime, bytes: file.bytes });
       }
       return out;
     },
@@ -61,13 +74,23 @@ export function createReviewService(db: Database, media: MediaService) {
      * Approves or refuses a submission under review: `changed` and the new status; when it was not
      * under review nothing changes, and `status` is the one it has (-1: never submitted).
      */
-    async decide(accountId: number, subject: ReviewSubject, decision: ReviewDecision, reason = ''): Promise<{ changed: boolean; status: number }> {
+    async decide(
+      accountId: number,
+      subject: ReviewSubject,
+      decision: ReviewDecision,
+      reason = '',
+    ): Promise<{ changed: boolean; status: number }> {
       const text = decision === 'refuse' ? reason.trim().slice(0, refuseReasonMax) : '';
-      const status = decision === 'approve' ? constants.profileStatus.verified : constants.profileStatus.refused;
+      const status =
+        decision === 'approve' ? constants.profileStatus.verified : constants.profileStatus.refused;
       return db.tx(async (q) => {
-        const changed = subject === 'profile' ? await profileRepo.review(q, accountId, status, text) : await kycRepo.review(q, accountId, status, text);
+        const changed =
+          subject === 'profile'
+            ? await profileRepo.review(q, accountId, status, text)
+            : await kycRepo.review(q, accountId, status, text);
         if (changed) return { changed, status };
-        const current = subject === 'profile' ? await profileRepo.get(q, accountId) : await kycRepo.get(q, accountId);
+        const current =
+          subject === 'profile' ? await profileRepo.get(q, accountId) : await kycRepo.get(q, accountId);
         return { changed, status: current?.status ?? -1 };
       });
     },

@@ -14,7 +14,8 @@ import type { MailPort } from '../providers/mail/port';
 import type { CarrierPort } from '../providers/carrier/port';
 
 const templates = { en: en.mail, zh: zh.mail } as const;
-const fill = (s: string, vars: Record<string, string>) => s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => vars[k] ?? '');
+const fill = (s: string, vars: Record<string, string>) =>
+  s.replace(/\{\{(\w+)\}\}/g, (_, k: string) => vars[k] ?? '');
 
 /** The key codes are filed under: the e-mail, or the full number's digits. */
 export const addressKey = (a: SignInAddress): string => ('email' in a ? a.email : `${a.telCode}${a.phone}`);
@@ -25,7 +26,11 @@ export const channelOf = (a: SignInAddress): CodeChannel => ('email' in a ? 'ema
  * out as libphonenumber's split of its E.164 number (contract phone.ts), however it was typed:
  * `+12 125550299` and `+1 2125550299` are the same address, so the same account (issue 9, hole 3).
  */
-export function toAddress(input: { email?: string | undefined; telCode?: string | undefined; phone?: string | undefined }): SignInAddress {
+export function toAddress(input: {
+  email?: string | undefined;
+  telCode?: string | undefined;
+  phone?: string | undefined;
+}): SignInAddress {
   if (input.email !== undefined) return { email: input.email };
   const normal = normalizePhone(input.telCode ?? '', input.phone ?? '');
   if (!normal) throw new ApiError(100007, null, 'phone number is not valid for its country code');
@@ -58,26 +63,44 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
     ipKey: `code-ip:${p.ip}`,
   });
   /** Wrong codes of an address, both purposes (the dev route's `code:%:<address>` lifts it too). */
-  const wrongKeyOf = (brand: Brand, address: SignInAddress) => `code:${brand.id}:wrong:${addressKey(address)}`;
+  const wrongKeyOf = (brand: Brand, address: SignInAddress) =>
+    `code:${brand.id}:wrong:${addressKey(address)}`;
   /** Whether the address has used up its wrong codes of the last 24 hours (issue 9, hole 4). */
   const wrongCapReached = async (q: Database['q'], brand: Brand, address: SignInAddress) =>
-    (await rateEventsRepo.stats(q, wrongKeyOf(brand, address), DAY)).count >= constants.codeWrongTriesPerAddressPerDay;
+    (await rateEventsRepo.stats(q, wrongKeyOf(brand, address), DAY)).count >=
+    constants.codeWrongTriesPerAddressPerDay;
 
   /**
    * Refuses a send that must wait: 100015 with `resendAfter` seconds (the 60 s resend wait, or the
    * hourly limits). Asked before the captcha too, so the client shows the countdown at once rather
    * than after a solved captcha (issue 13, defect 4).
    */
-  const assertMaySend = async (p: { brand: Brand; purpose: CodePurpose; address: SignInAddress; ip: string }) => {
+  const assertMaySend = async (p: {
+    brand: Brand;
+    purpose: CodePurpose;
+    address: SignInAddress;
+    ip: string;
+  }) => {
     // no code is sent to an address that may not try one today
-    if (await wrongCapReached(db.q, p.brand, p.address)) throw new ApiError(100030, null, 'daily wrong-code cap reached');
+    if (await wrongCapReached(db.q, p.brand, p.address))
+      throw new ApiError(100030, null, 'daily wrong-code cap reached');
     const { addrKey, ipKey } = keysOf(p);
-    const [byAddr, byIp] = await Promise.all([rateEventsRepo.stats(db.q, addrKey, HOUR), rateEventsRepo.stats(db.q, ipKey, HOUR)]);
+    const [byAddr, byIp] = await Promise.all([
+      rateEventsRepo.stats(db.q, addrKey, HOUR),
+      rateEventsRepo.stats(db.q, ipKey, HOUR),
+    ]);
     const resendMs = constants.resendCountdownS * 1000;
     if (byAddr.lastAgoMs !== null && byAddr.lastAgoMs < resendMs) {
-      throw new ApiError(100015, { resendAfter: Math.ceil((resendMs - byAddr.lastAgoMs) / 1000) }, 'resend too soon');
+      throw new ApiError(
+        100015,
+        { resendAfter: Math.ceil((resendMs - byAddr.lastAgoMs) / 1000) },
+        'resend too soon',
+      );
     }
-    if (byAddr.count >= constants.codeSendsPerAddressPerHour || byIp.count >= constants.codeSendsPerIpPerHour * ipLimitFactor) {
+    if (
+      byAddr.count >= constants.codeSendsPerAddressPerHour ||
+      byIp.count >= constants.codeSendsPerIpPerHour * ipLimitFactor
+    ) {
       throw new ApiError(100015, { resendAfter: 3600 }, 'hourly code limit reached');
     }
   };
@@ -102,7 +125,16 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
       const code = randomDigits(codeLength);
       const vars = { brand: p.brand.name[p.lang], code };
       const t = templates[p.lang];
-      const text = fill(p.purpose === 'login' ? (channel === 'email' ? t.loginText : t.smsLogin) : channel === 'email' ? t.verifyText : t.smsVerify, vars);
+      const text = fill(
+        p.purpose === 'login'
+          ? channel === 'email'
+            ? t.loginText
+            : t.smsLogin
+          : channel === 'email'
+            ? t.verifyText
+            : t.smsVerify,
+        vars,
+      );
       const subject = fill(p.purpose === 'login' ? t.loginSubject : t.verifySubject, vars);
 
       await db.tx(async (q) => {
@@ -147,7 +179,12 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
       const outcome = await db.tx(async (q): Promise<Outcome> => {
         const row = await signinCodesRepo.latestForUpdate(q, p.brand.id, p.purpose, key);
         if (await wrongCapReached(q, p.brand, p.address)) return { ok: false, error: 100030 };
-        if (!row || row.consumedAt || row.expiresAt.getTime() < Date.now() || row.wrongTries >= constants.codeMaxWrongTries) {
+        if (
+          !row ||
+          row.consumedAt ||
+          row.expiresAt.getTime() < Date.now() ||
+          row.wrongTries >= constants.codeMaxWrongTries
+        ) {
           return { ok: false, error: 100006 };
         }
         if (!safeEqualHex(row.codeHash, hashCode(key, p.code))) {
@@ -167,13 +204,21 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
      * Signs in with a code: the account of the address (made on first sign-in) and a new session,
      * which ends the account's other sessions (they hear 100014). Suspended 100008, deleted 200018.
      */
-    async login(p: { brand: Brand; address: SignInAddress; code: string; meta: { userAgent?: string | undefined; ip?: string | undefined } }) {
-      const { account, started } = await service.check({ brand: p.brand, purpose: 'login', address: p.address, code: p.code }, async (tx) => {
-        const account = await accountsRepo.findOrCreate(tx, p.brand.id, p.address);
-        if (account.status === AccountStatus.suspended) throw new ApiError(100008);
-        if (account.status === AccountStatus.deleted) throw new ApiError(200018);
-        return { account, started: await sessions.start(tx, account.id, p.meta) };
-      });
+    async login(p: {
+      brand: Brand;
+      address: SignInAddress;
+      code: string;
+      meta: { userAgent?: string | undefined; ip?: string | undefined };
+    }) {
+      const { account, started } = await service.check(
+        { brand: p.brand, purpose: 'login', address: p.address, code: p.code },
+        async (tx) => {
+          const account = await accountsRepo.findOrCreate(tx, p.brand.id, p.address);
+          if (account.status === AccountStatus.suspended) throw new ApiError(100008);
+          if (account.status === AccountStatus.deleted) throw new ApiError(200018);
+          return { account, started: await sessions.start(tx, account.id, p.meta) };
+        },
+      );
       sessions.announceRevoked(account.id, started.revoked, 'elsewhere');
       return { account, token: started.token };
     },

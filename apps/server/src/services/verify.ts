@@ -30,9 +30,21 @@ export function createVerifyService(db: Database, codes: SigninService) {
   return {
     async send(p: { brand: Brand; lang: Lang; accountId: number; ip: string; address: SignInAddress }) {
       await assertFree(p.brand, p.accountId, p.address);
-      const sent = await codes.send({ brand: p.brand, lang: p.lang, purpose: 'verify', address: p.address, ip: p.ip, accountId: p.accountId });
+      const sent = await codes.send({
+        brand: p.brand,
+        lang: p.lang,
+        purpose: 'verify',
+        address: p.address,
+        ip: p.ip,
+        accountId: p.accountId,
+      });
       const verifyid = randomBytes(18).toString('base64url');
-      await verificationsRepo.insert(db.q, { id: verifyid, accountId: p.accountId, brand: p.brand.id, ...p.address });
+      await verificationsRepo.insert(db.q, {
+        id: verifyid,
+        accountId: p.accountId,
+        brand: p.brand.id,
+        ...p.address,
+      });
       return { verifyid, ...sent };
     },
 
@@ -40,11 +52,18 @@ export function createVerifyService(db: Database, codes: SigninService) {
      * Checks the code of a verification of this account. Wrong: 100004; dead, used, unknown or another
      * account's: 100006.
      */
-    async validate(p: { brand: Brand; accountId: number; verifyid: string; code: string; channel: VerifyChannel }): Promise<void> {
+    async validate(p: {
+      brand: Brand;
+      accountId: number;
+      verifyid: string;
+      code: string;
+      channel: VerifyChannel;
+    }): Promise<void> {
       const v = await verificationsRepo.mine(db.q, p.verifyid, p.accountId);
       if (!v || v.channel !== p.channel || v.brand !== p.brand.id) throw new ApiError(100006);
       if (v.validatedAt) return; // a second submit of the right code (double click) is fine
-      const address: SignInAddress = v.email !== null ? { email: v.email } : { telCode: v.telCode!, phone: v.phone! };
+      const address: SignInAddress =
+        v.email !== null ? { email: v.email } : { telCode: v.telCode!, phone: v.phone! };
       await codes.check({ brand: p.brand, purpose: 'verify', address, code: p.code }, async (q, row) => {
         // the newest code for this address was asked for by another account: not this verification's
         if (row.accountId !== p.accountId) throw new ApiError(100006);
@@ -57,7 +76,13 @@ export function createVerifyService(db: Database, codes: SigninService) {
      * without that kind of address, `update` replaces one (contract: verify.ts); the wrong one is
      * 400000. Two accounts taking one address at once: one gets it, the other 100017 / 100018.
      */
-    async apply(p: { brand: Brand; accountId: number; verifyid: string; address: SignInAddress; mode: 'set' | 'update' }) {
+    async apply(p: {
+      brand: Brand;
+      accountId: number;
+      verifyid: string;
+      address: SignInAddress;
+      mode: 'set' | 'update';
+    }) {
       const byEmail = 'email' in p.address;
       try {
         return await db.tx(async (q) => {
@@ -67,13 +92,30 @@ export function createVerifyService(db: Database, codes: SigninService) {
           const matches =
             v &&
             v.brand === p.brand.id &&
-            (byEmail ? v.email === (p.address as { email: string }).email : v.telCode === (p.address as { telCode: string }).telCode && v.phone === (p.address as { phone: string }).phone);
-          if (!v || !matches || !v.validatedAt) throw new ApiError(100006, null, 'this address has not been verified');
-          if (v.usedAt || Date.now() - v.validatedAt.getTime() > constants.codeTtlMs) throw new ApiError(100006, null, 'verification used or expired');
+            (byEmail
+              ? v.email === (p.address as { email: string }).email
+              : v.telCode === (p.address as { telCode: string }).telCode &&
+                v.phone === (p.address as { phone: string }).phone);
+          if (!v || !matches || !v.validatedAt)
+            throw new ApiError(100006, null, 'this address has not been verified');
+          if (v.usedAt || Date.now() - v.validatedAt.getTime() > constants.codeTtlMs)
+            throw new ApiError(100006, null, 'verification used or expired');
 
           const has = byEmail ? account.email !== null : account.phone !== null;
-          if (p.mode === 'set' && has) throw new ApiError(400000, null, 'set: already has one', accountText(byEmail ? 'emailAlreadySet' : 'phoneAlreadySet'));
-          if (p.mode === 'update' && !has) throw new ApiError(400000, null, 'update: none yet', accountText(byEmail ? 'noEmailYet' : 'noPhoneYet'));
+          if (p.mode === 'set' && has)
+            throw new ApiError(
+              400000,
+              null,
+              'set: already has one',
+              accountText(byEmail ? 'emailAlreadySet' : 'phoneAlreadySet'),
+            );
+          if (p.mode === 'update' && !has)
+            throw new ApiError(
+              400000,
+              null,
+              'update: none yet',
+              accountText(byEmail ? 'noEmailYet' : 'noPhoneYet'),
+            );
 
           const holder = await accountAddressRepo.holder(q, p.brand.id, p.address);
           if (holder !== null && holder !== p.accountId) throw inUse(p.address);

@@ -23,7 +23,8 @@ export function AppShell() {
 
   // messages arrive (unread counts, sound, notifications, the title) whichever tab is open
   useEffect(() => {
-    if (token && tabs.includes('chats')) void import('../features/chats/state/service').then((m) => m.getChatService());
+    if (token && tabs.includes('chats'))
+      void import('../features/chats/state/service').then((m) => m.getChatService());
   }, [token]);
 
   // a tab this brand hides is never shown, even from an old link
@@ -53,7 +54,9 @@ export function AppShell() {
             {retmsg(100008, i18n.language === 'zh' ? 'zh' : 'en')}
           </div>
         )}
-        <Suspense fallback={<Loading label={t('app.loading')} />}>{View ? <View /> : <UnavailableTab tab={current} />}</Suspense>
+        <Suspense fallback={<Loading label={t('app.loading')} />}>
+          {View ? <View /> : <UnavailableTab tab={current} />}
+        </Suspense>
       </main>
     </div>
   );

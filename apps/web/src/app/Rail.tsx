@@ -2,7 +2,15 @@ import type { ReactNode } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, type RailTab } from '@numa/contract';
-import { ChatIcon, ContactsIcon, HashIcon, HelpIcon, LogoutIcon, ShieldIcon, UserIcon } from '../components/icons';
+import {
+  ChatIcon,
+  ContactsIcon,
+  HashIcon,
+  HelpIcon,
+  LogoutIcon,
+  ShieldIcon,
+  UserIcon,
+} from '../components/icons';
 import { brand } from '../lib/config';
 import { useUi } from '../stores/ui';
 import { LanguageSwitch } from './LanguageSwitch';
@@ -35,7 +43,11 @@ export function Rail() {
       <ul className="rail-tabs">
         {tabs.map((id) => (
           <li key={id}>
-            <Button className={`rail-tab ${tab === id ? 'active' : ''}`} aria-current={tab === id ? 'page' : undefined} onPress={() => navigate(id)}>
+            <Button
+              className={`rail-tab ${tab === id ? 'active' : ''}`}
+              aria-current={tab === id ? 'page' : undefined}
+              onPress={() => navigate(id)}
+            >
               {icons[id]}
               <span className="rail-label">{t(`tabs.${id}`)}</span>
               {id === 'chats' && unread > 0 && (

@@ -5,7 +5,10 @@ import { useUi } from '../stores/ui';
 import { ApiError, call } from './api';
 
 function answer(body: unknown, status = 200) {
-  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  return vi.fn(
+    async () =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 describe('the API client', () => {
@@ -31,7 +34,17 @@ describe('the API client', () => {
       image: 'data:image/webp;base64,UklGRg==',
       width: 150,
       height: 50,
-      pow: { parameters: { algorithm: 'SHA-256', nonce: 'ab', salt: 'cd', cost: 1, keyLength: 32, keyPrefix: '00' }, signature: 'ef' },
+      pow: {
+        parameters: {
+          algorithm: 'SHA-256',
+          nonce: 'ab',
+          salt: 'cd',
+          cost: 1,
+          keyLength: 32,
+          keyPrefix: '00',
+        },
+        signature: 'ef',
+      },
     };
     const fetch = answer({ retcode: 0, retmsg: '', data: drawing });
     vi.stubGlobal('fetch', fetch);
@@ -86,7 +99,12 @@ describe('the API client', () => {
   });
 
   it('turns a network failure into a retcode of -1 with a message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => { throw new TypeError('Failed to fetch'); }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
     await expect(call(endpoints.queryBalance, {})).rejects.toMatchObject({ retcode: -1 });
     expect(useUi.getState().alert?.message).toMatch(/connection/i);
   });

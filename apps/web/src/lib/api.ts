@@ -66,7 +66,11 @@ export function onRetcode(code: number, fn: (data: unknown) => void): () => void
 }
 
 function query(input: Record<string, unknown> | undefined): URLSearchParams {
-  const params = new URLSearchParams({ t: String(Date.now()), webVersion, languagecode: currentLanguageCode() });
+  const params = new URLSearchParams({
+    t: String(Date.now()),
+    webVersion,
+    languagecode: currentLanguageCode(),
+  });
   for (const [k, v] of Object.entries(input ?? {})) {
     if (v === undefined || v === null) continue;
     params.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -74,11 +78,20 @@ function query(input: Record<string, unknown> | undefined): URLSearchParams {
   return params;
 }
 
-async function send<E extends EndpointDef>(ep: E, init: RequestInit, url: string, opts: CallOptions): Promise<OutputOf<E>> {
+async function send<E extends EndpointDef>(
+  ep: E,
+  init: RequestInit,
+  url: string,
+  opts: CallOptions,
+): Promise<OutputOf<E>> {
   const token = useSession.getState().token;
   let res: Response;
   try {
-    res = await fetch(url, { ...init, headers: { ...(init.headers ?? {}), ...(token ? { 'auth-token': token } : {}) }, signal: opts.signal ?? null });
+    res = await fetch(url, {
+      ...init,
+      headers: { ...(init.headers ?? {}), ...(token ? { 'auth-token': token } : {}) },
+      signal: opts.signal ?? null,
+    });
   } catch (err) {
     if ((err as Error).name === 'AbortError') throw err;
     const e = new ApiError(NETWORK_FAILURE, i18n.t('errors.network'));
@@ -96,7 +109,8 @@ async function send<E extends EndpointDef>(ep: E, init: RequestInit, url: string
   const code = typeof json.retcode === 'number' ? json.retcode : 100000;
   if (code === 0 && token && useSession.getState().token === token) useSession.getState().confirm();
   if (code !== 0) {
-    const message = typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : contractRetmsg(code, currentLang());
+    const message =
+      typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : contractRetmsg(code, currentLang());
     handleFailure(code, message, opts);
     if (!useUi.getState().frontPage) retcodeListeners.get(code)?.forEach((fn) => fn(json.data ?? null));
     throw new ApiError(code, message, json.data ?? null, res.status);
@@ -111,17 +125,29 @@ async function send<E extends EndpointDef>(ep: E, init: RequestInit, url: string
 }
 
 /** Calls an endpoint of the contract: the common query, the platform in bodies, the token header. */
-export function call<E extends EndpointDef>(ep: E, input: InputOf<E>, opts: CallOptions = {}): Promise<OutputOf<E>> {
+export function call<E extends EndpointDef>(
+  ep: E,
+  input: InputOf<E>,
+  opts: CallOptions = {},
+): Promise<OutputOf<E>> {
   const isBody = ep.method === 'POST' || ep.method === 'PUT';
   const params = query(isBody ? undefined : (input as Record<string, unknown>));
   const init: RequestInit = isBody
-    ? { method: ep.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...(input as object), platform: brand.id }) }
+    ? {
+        method: ep.method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...(input as object), platform: brand.id }),
+      }
     : { method: ep.method };
   return send(ep, init, `${ep.path}?${params}`, opts);
 }
 
 /** A multipart call (files): the form gets the platform; the common query is added. */
-export function callMultipart<E extends EndpointDef>(ep: E, form: FormData, opts: CallOptions = {}): Promise<OutputOf<E>> {
+export function callMultipart<E extends EndpointDef>(
+  ep: E,
+  form: FormData,
+  opts: CallOptions = {},
+): Promise<OutputOf<E>> {
   form.set('platform', brand.id);
   return send(ep, { method: ep.method, body: form }, `${ep.path}?${query(undefined)}`, opts);
 }

@@ -77,7 +77,14 @@ export const useSession = create<SessionState>((set, get) => ({
     storage.remove(keys.tokenAt);
     storage.remove(keys.flags);
     storage.remove(keys.tips);
-    set({ token: null, canInvite: false, canSetInviter: false, endedBy, kicked: endedBy !== null, confirmed: false });
+    set({
+      token: null,
+      canInvite: false,
+      canSetInviter: false,
+      endedBy,
+      kicked: endedBy !== null,
+      confirmed: false,
+    });
     if (wasSignedIn) resetListeners.forEach((fn) => fn());
   },
 }));
@@ -87,5 +94,6 @@ window.addEventListener('storage', (e) => {
   if (e.key !== keys.token) return;
   const s = useSession.getState();
   if (e.newValue === null && s.token !== null) s.logout();
-  else if (e.newValue && e.newValue !== s.token) useSession.setState({ token: e.newValue, ...readFlags(), kicked: false, endedBy: null });
+  else if (e.newValue && e.newValue !== s.token)
+    useSession.setState({ token: e.newValue, ...readFlags(), kicked: false, endedBy: null });
 });

@@ -12,7 +12,10 @@ const addressShape = {
   telCode: TelCode.optional(),
   phone: NationalNumber.optional(),
 };
-const requireOneAddress = (v: { email?: string | undefined; telCode?: string | undefined; phone?: string | undefined }, ctx: z.RefinementCtx) => {
+const requireOneAddress = (
+  v: { email?: string | undefined; telCode?: string | undefined; phone?: string | undefined },
+  ctx: z.RefinementCtx,
+) => {
   const byPhone = v.telCode !== undefined || v.phone !== undefined;
   if (v.email !== undefined && byPhone) {
     ctx.addIssue({ code: 'custom', message: 'Give an e-mail address or a phone number, not both' });
@@ -99,7 +102,13 @@ export const login = defineEndpoint({
   access: 'public',
   summary: 'Check a sign-in code; creates the account on first sign-in (one per brand and address).',
   input: z
-    .strictObject({ ...addressShape, code: z.string().trim().regex(/^\d{4,6}$/, 'The code is 4 or 6 digits') })
+    .strictObject({
+      ...addressShape,
+      code: z
+        .string()
+        .trim()
+        .regex(/^\d{4,6}$/, 'The code is 4 or 6 digits'),
+    })
     .superRefine(requireOneAddress),
   output: z.object({
     token: z.string(),
@@ -113,7 +122,8 @@ export const refreshToken = defineEndpoint({
   method: 'GET',
   path: '/web/refreshToken',
   access: 'session',
-  summary: 'Replace the session token with a new one (every 12 h); the old one stops working after a short grace.',
+  summary:
+    'Replace the session token with a new one (every 12 h); the old one stops working after a short grace.',
   input: Empty,
   output: z.object({ token: z.string() }),
 });
@@ -153,7 +163,8 @@ export const genCaptcha = defineEndpoint({
   method: 'GET',
   path: '/web/genCaptcha',
   access: 'public',
-  summary: 'Draw a fresh captcha for an id (a raster picture and its proof-of-work challenge), replacing any earlier one.',
+  summary:
+    'Draw a fresh captcha for an id (a raster picture and its proof-of-work challenge), replacing any earlier one.',
   input: z.strictObject({ captchaId: CaptchaId }),
   output: CaptchaImage,
 });

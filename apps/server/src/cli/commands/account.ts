@@ -43,8 +43,14 @@ export const accountCommands: Command[] = [
     options: { note: { type: 'string' } },
     async run(ctx, [who, amount], flags) {
       const a = await mustFind(ctx, who);
-      const row = await ctx.operator.adjust(a.id, amountOf(amount, brands[a.brand].currency.decimals), String(flags.note ?? 'operator credit'));
-      ctx.out(`credited: balance ${fromMinor(row.beforeBalance)} → ${fromMinor(row.afterBalance)} (bill #${row.id})`);
+      const row = await ctx.operator.adjust(
+        a.id,
+        amountOf(amount, brands[a.brand].currency.decimals),
+        String(flags.note ?? 'operator credit'),
+      );
+      ctx.out(
+        `credited: balance ${fromMinor(row.beforeBalance)} → ${fromMinor(row.afterBalance)} (bill #${row.id})`,
+      );
     },
   },
   {
@@ -54,8 +60,14 @@ export const accountCommands: Command[] = [
     options: { note: { type: 'string' } },
     async run(ctx, [who, amount], flags) {
       const a = await mustFind(ctx, who);
-      const row = await ctx.operator.adjust(a.id, -amountOf(amount, brands[a.brand].currency.decimals), String(flags.note ?? 'operator debit'));
-      ctx.out(`debited: balance ${fromMinor(row.beforeBalance)} → ${fromMinor(row.afterBalance)} (bill #${row.id})`);
+      const row = await ctx.operator.adjust(
+        a.id,
+        -amountOf(amount, brands[a.brand].currency.decimals),
+        String(flags.note ?? 'operator debit'),
+      );
+      ctx.out(
+        `debited: balance ${fromMinor(row.beforeBalance)} → ${fromMinor(row.afterBalance)} (bill #${row.id})`,
+      );
     },
   },
   {

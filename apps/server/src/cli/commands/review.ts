@@ -4,7 +4,13 @@ import { brands } from '@numa/contract';
 import { refuseReasonMax, type PendingReview, type ReviewSubject } from '../../services/review';
 import { CliError, describeAccount, type CliContext, type Command } from '../context';
 
-const statusName: Record<number, string> = { [-1]: 'not submitted', 0: 'not submitted', 1: 'under review', 2: 'verified', 100: 'refused' };
+const statusName: Record<number, string> = {
+  [-1]: 'not submitted',
+  0: 'not submitted',
+  1: 'under review',
+  2: 'verified',
+  100: 'refused',
+};
 const extOf: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg' };
 
 async function mustFind(ctx: CliContext, who: string | undefined) {
@@ -19,11 +25,15 @@ function subjectOf(s: string | undefined): ReviewSubject {
   throw new CliError('Say what to review: profile (billing profile) or kyc (identity documents).');
 }
 
-const who = (p: PendingReview) => [p.email, p.phone ? `+${p.telCode} ${p.phone}` : null].filter(Boolean).join('  ') || '-';
+const who = (p: PendingReview) =>
+  [p.email, p.phone ? `+${p.telCode} ${p.phone}` : null].filter(Boolean).join('  ') || '-';
 
 function printPending(ctx: CliContext, title: string, rows: PendingReview[]) {
   ctx.out(`${title} (${rows.length})`);
-  for (const r of rows) ctx.out(`  account ${String(r.accountId).padEnd(6)} ${r.brand.padEnd(11)} ${who(r).padEnd(44)} submitted ${r.submittedAt.toISOString()}`);
+  for (const r of rows)
+    ctx.out(
+      `  account ${String(r.accountId).padEnd(6)} ${r.brand.padEnd(11)} ${who(r).padEnd(44)} submitted ${r.submittedAt.toISOString()}`,
+    );
 }
 
 /**
@@ -47,25 +57,34 @@ export const reviewCommands: Command[] = [
   {
     name: 'review show',
     usage: 'review show <id|email|+number> [/absolute/folder] [--brand numa]',
-    summary: "Show an account's billing profile and identity documents; with a folder, write the images there.",
+    summary:
+      "Show an account's billing profile and identity documents; with a folder, write the images there.",
     async run(ctx, [account, folder]) {
       const a = await mustFind(ctx, account);
       const reviews = ctx.review;
       describeAccount(a, brands[a.brand]).forEach((l) => ctx.out(l));
       const { profile, kyc } = await reviews.submissions(a.id);
-      ctx.out(`  billing profile: ${statusName[profile?.status ?? -1]}${profile ? `, submitted ${profile.submittedAt.toISOString()}` : ''}`);
+      ctx.out(
+        `  billing profile: ${statusName[profile?.status ?? -1]}${profile ? `, submitted ${profile.submittedAt.toISOString()}` : ''}`,
+      );
       if (profile) {
         ctx.out(`    name      ${profile.firstName} ${profile.lastName}`);
-        ctx.out(`    address   ${profile.address}, ${profile.city}, ${profile.province} ${profile.postalCode}`);
+        ctx.out(
+          `    address   ${profile.address}, ${profile.city}, ${profile.province} ${profile.postalCode}`,
+        );
         ctx.out(`    country   ${profile.country}${profile.regionCode ? ` (${profile.regionCode})` : ''}`);
         if (profile.status === 100) ctx.out(`    refused   ${profile.refuseReason}`);
       }
-      ctx.out(`  identity documents: ${statusName[kyc?.status ?? -1]}${kyc && kyc.status !== -1 ? `, submitted ${kyc.submittedAt.toISOString()}` : ''}`);
+      ctx.out(
+        `  identity documents: ${statusName[kyc?.status ?? -1]}${kyc && kyc.status !== -1 ? `, submitted ${kyc.submittedAt.toISOString()}` : ''}`,
+      );
       if (kyc?.status === 100) ctx.out(`    refused   ${kyc.refuseReason}`);
       const images = await reviews.images(a.id);
       if (!images.length) return;
       if (!folder) {
-        ctx.out(`    ${images.length} image(s) on file: ${images.map((i) => i.slot).join(', ')} (give a folder to write them)`);
+        ctx.out(
+          `    ${images.length} image(s) on file: ${images.map((i) => i.slot).join(', ')} (give a folder to write them)`,
+        );
         return;
       }
       const dir = path.resolve(folder);
@@ -85,23 +104,31 @@ export const reviewCommands: Command[] = [
       const a = await mustFind(ctx, account);
       const subject = subjectOf(what);
       const r = await ctx.review.decide(a.id, subject, 'approve');
-      if (!r.changed) throw new CliError(`Account ${a.id} has no ${subject} under review (it is ${statusName[r.status] ?? r.status}).`);
+      if (!r.changed)
+        throw new CliError(
+          `Account ${a.id} has no ${subject} under review (it is ${statusName[r.status] ?? r.status}).`,
+        );
       ctx.out(`account ${a.id}: ${subject} verified`);
     },
   },
   {
     name: 'review refuse',
     usage: 'review refuse <id|email|+number> profile|kyc --reason "why" [--brand numa]',
-    summary: 'Refuse a billing profile or identity documents under review (status 100); the user sees the reason.',
+    summary:
+      'Refuse a billing profile or identity documents under review (status 100); the user sees the reason.',
     options: { reason: { type: 'string' } },
     async run(ctx, [account, what], flags) {
       const a = await mustFind(ctx, account);
       const subject = subjectOf(what);
       const reason = typeof flags.reason === 'string' ? flags.reason.trim() : '';
       if (!reason) throw new CliError('Give the reason the user will see: --reason "…".');
-      if (reason.length > refuseReasonMax) throw new CliError(`Keep the reason under ${refuseReasonMax} characters.`);
+      if (reason.length > refuseReasonMax)
+        throw new CliError(`Keep the reason under ${refuseReasonMax} characters.`);
       const r = await ctx.review.decide(a.id, subject, 'refuse', reason);
-      if (!r.changed) throw new CliError(`Account ${a.id} has no ${subject} under review (it is ${statusName[r.status] ?? r.status}).`);
+      if (!r.changed)
+        throw new CliError(
+          `Account ${a.id} has no ${subject} under review (it is ${statusName[r.status] ?? r.status}).`,
+        );
       ctx.out(`account ${a.id}: ${subject} refused — "${reason}"`);
     },
   },

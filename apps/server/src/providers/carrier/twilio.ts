@@ -219,7 +219,9 @@ export class TwilioCarrier implements CarrierPort {
         carrierId: sid,
         status: 'failed',
         ...(params.ErrorCode ? { errorCode: params.ErrorCode } : {}),
-        ...(params.ErrorCode && twilioRetcodes[params.ErrorCode] ? { retcode: twilioRetcodes[params.ErrorCode] } : {}),
+        ...(params.ErrorCode && twilioRetcodes[params.ErrorCode]
+          ? { retcode: twilioRetcodes[params.ErrorCode] }
+          : {}),
         reason: `Twilio: ${status}${params.ErrorCode ? ` (error ${params.ErrorCode})` : ''}`,
       };
     } else if (status === 'sent' || status === 'delivered') {

@@ -23,7 +23,9 @@ export default function AccountTab() {
   // and a panel asked for by its path is not left before it came (it showed Profile instead)
   const info = useAccountInfo();
   const settled = !info.isPending;
-  const flags = info.data ? { canInvite: info.data.canInvite, canSetInviter: info.data.canSetInviter } : { canInvite, canSetInviter };
+  const flags = info.data
+    ? { canInvite: info.data.canInvite, canSetInviter: info.data.canSetInviter }
+    : { canInvite, canSetInviter };
   const panels = useMemo(
     () => visiblePanels({ ...flags, frontPage }, new Set(Object.keys(panelViews) as AccountPanel[])),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the two flags are what matters
@@ -41,7 +43,11 @@ export default function AccountTab() {
         <ul>
           {panels.map((p) => (
             <li key={p}>
-              <Button className={`side-item ${p === current ? 'active' : ''}`} aria-current={p === current ? 'page' : undefined} onPress={() => navigate('tabAccount', p)}>
+              <Button
+                className={`side-item ${p === current ? 'active' : ''}`}
+                aria-current={p === current ? 'page' : undefined}
+                onPress={() => navigate('tabAccount', p)}
+              >
                 {t(`account.panels.${p}`)}
               </Button>
             </li>
@@ -54,7 +60,9 @@ export default function AccountTab() {
         </ul>
       </nav>
       <div className="split-main">
-        <Suspense fallback={<Loading label={t('app.loading')} />}>{View ? <View /> : !settled && <Loading label={t('app.loading')} />}</Suspense>
+        <Suspense fallback={<Loading label={t('app.loading')} />}>
+          {View ? <View /> : !settled && <Loading label={t('app.loading')} />}
+        </Suspense>
       </div>
     </div>
   );

@@ -8,8 +8,10 @@ export const accountKeys = {
   balance: balanceKey,
 };
 
-export const useAccountInfo = () => useQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}) });
-export const useBalance = () => useQuery({ queryKey: accountKeys.balance, queryFn: () => call(endpoints.queryBalance, {}) });
+export const useAccountInfo = () =>
+  useQuery({ queryKey: accountKeys.info, queryFn: () => call(endpoints.getAccountInfo, {}) });
+export const useBalance = () =>
+  useQuery({ queryKey: accountKeys.balance, queryFn: () => call(endpoints.queryBalance, {}) });
 
 /** The chat id (spec 000 §3 Account info): the phone without its tel code, else the phone, else the e-mail. */
 export function chatId(info: { telCode: string; phone: string; email: string } | undefined): string {

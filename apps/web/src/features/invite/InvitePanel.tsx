@@ -28,9 +28,7 @@ export default function InvitePanel() {
 
   if (info.isPending) return <Loading label={t('app.loading')} />;
   if (info.isError) {
-    return (
-      <LoadFailed onRetry={() => info.refetch()} />
-    );
+    return <LoadFailed onRetry={() => info.refetch()} />;
   }
   const { inviteCode, earnTip, inviteHint, inviteRules } = info.data;
   const link = referralLink(brand.siteUrl, inviteCode, constants.referralQueryParam);

@@ -49,9 +49,7 @@ export default function RedeemCodePanel() {
 
   if (info.isPending || inviter.isPending) return <Loading label={t('app.loading')} />;
   if (info.isError || inviter.isError) {
-    return (
-      <LoadFailed onRetry={() => Promise.all([info.refetch(), inviter.refetch()])} />
-    );
+    return <LoadFailed onRetry={() => Promise.all([info.refetch(), inviter.refetch()])} />;
   }
 
   const canSetInviter = hasPhone && inviter.data.canSetInviter;

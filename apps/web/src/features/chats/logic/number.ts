@@ -45,7 +45,7 @@ export function internationalEntry(
   const t = raw.trim().replace(/[\s\-().]/g, '');
   const m = /^(?:\+|00)(\d{5,16})$/.exec(t);
   if (!m) return null;
-  const parsed = parsePhone(m[1] ?? "");
+  const parsed = parsePhone(m[1] ?? '');
   if (!parsed) return null;
   return {
     telCode: parsed.countryCallingCode,
