@@ -11,7 +11,7 @@
  * conversations. PGlite by default, PostgreSQL with BENCH_DATABASE_URL.
  * Results: bench/results/flood-latest.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,17 +20,11 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { io as connectIo, type Socket } from 'socket.io-client';
-import { constants, socketPath, toMinor, type ReceiveMessage } from '@numa/contract';
+import { socketPath, type ReceiveMessage } from '@numa/contract';
 import { buildApp } from '../apps/server/src/app';
-import { openDatabase, type Database } from '../apps/server/src/db';
-import { openPostgres } from '../apps/server/src/db/postgres';
-import { migrate } from '../apps/server/src/db/migrate';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
-import { ledger } from '../apps/server/src/repositories/ledger';
-import { raw } from '../apps/server/src/db/raw';
-import { createSessionService } from '../apps/server/src/services/sessions';
-import { assignNumber } from '../apps/server/src/services/numbers';
+import { makeAccount, openDb } from './support';
 
 const FLOOD = Number(process.env.BENCH_FLOOD_EVENTS ?? 5000);
 const SAMPLES = Number(process.env.BENCH_FLOOD_SAMPLES ?? 120);
@@ -77,56 +71,6 @@ function next(s: Socket, match: (m: ReceiveMessage) => boolean): Promise<Receive
   });
 }
 
-async function openDb(): Promise<{ db: Database; dataDir: string; cleanup(): Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-bench-flood-'));
-  const pg = process.env.BENCH_DATABASE_URL;
-  if (pg) {
-    const schema = `bench_flood_${process.pid}_${Math.random().toString(36).slice(2, 6)}`;
-    const db = await openPostgres(pg, { schema });
-    await migrate(db);
-    return {
-      db,
-      dataDir,
-      async cleanup() {
-        await raw(db.q, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await db.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_URL: undefined });
-  return {
-    db,
-    dataDir,
-    async cleanup() {
-      await db.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function makeAccount(db: Database, email: string, number: string, balance: number) {
-  return db.tx(async (q) => {
-    const [row] = await raw<{ id: number }>(
-      q,
-      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
-      [email],
-    );
-    const id = row!.id;
-    await assignNumber(q, { accountId: id, number });
-    if (balance) {
-      await ledger.apply(q, {
-        accountId: id,
-        type: constants.billTypes.adjustment,
-        charge: toMinor(balance),
-        options: { campaignName: 'bench' },
-      });
-    }
-    const { token } = await createSessionService(db).start(q, id, {});
-    return { id, token, number: number.slice(1) };
-  });
-}
-
 /** The flooder: its own thread, its own socket.io client. Posts {sent, disconnects, refusedHandshakes, failures} when told to stop. */
 const floodWorker = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -161,7 +105,7 @@ const open = () => new Promise((resolve) => {
 `;
 
 async function scenario(label: string, limitsOff: boolean) {
-  const { db, dataDir, cleanup } = await openDb();
+  const { db, dataDir, cleanup } = await openDb('flood');
   const huge = '1000000';
   const env = loadEnv({
     NODE_ENV: 'production',

@@ -17,7 +17,7 @@
  * The database is the embedded PGlite that `npm start` uses, or PostgreSQL with BENCH_DATABASE_URL.
  * Results: bench/results/latest.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -27,17 +27,13 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { Server } from 'socket.io';
 import { io as connectIo, type Socket } from 'socket.io-client';
-import { constants, socketPath, toMinor, type ReceiveMessage } from '@numa/contract';
+import { constants, socketPath, type ReceiveMessage } from '@numa/contract';
 import { buildApp } from '../apps/server/src/app';
-import { openDatabase, type Database } from '../apps/server/src/db';
-import { openPostgres } from '../apps/server/src/db/postgres';
-import { migrate } from '../apps/server/src/db/migrate';
+import type { Database } from '../apps/server/src/db';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
-import { ledger } from '../apps/server/src/repositories/ledger';
 import { raw } from '../apps/server/src/db/raw';
-import { createSessionService } from '../apps/server/src/services/sessions';
-import { assignNumber } from '../apps/server/src/services/numbers';
+import { makeAccount, openDb } from './support';
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 400);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -181,56 +177,6 @@ async function seedWide(db: Database, accountId: number, own: string, count: num
   await raw(db.q, 'ANALYZE messages, chats');
 }
 
-async function openDb(): Promise<{ db: Database; dataDir: string; cleanup(): Promise<void> }> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-bench-'));
-  const pg = process.env.BENCH_DATABASE_URL;
-  if (pg) {
-    const schema = `bench_${process.pid}`;
-    const db = await openPostgres(pg, { schema });
-    await migrate(db);
-    return {
-      db,
-      dataDir,
-      async cleanup() {
-        await raw(db.q, `DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-        await db.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const db = await openDatabase({ DATA_DIR: dataDir, DATABASE_URL: undefined });
-  return {
-    db,
-    dataDir,
-    async cleanup() {
-      await db.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function makeAccount(db: Database, email: string, number: string, balance: number) {
-  return db.tx(async (q) => {
-    const [row] = await raw<{ id: number }>(
-      q,
-      `INSERT INTO accounts (brand, email) VALUES ('numa', $1) RETURNING id`,
-      [email],
-    );
-    const id = row!.id;
-    await assignNumber(q, { accountId: id, number });
-    if (balance) {
-      await ledger.apply(q, {
-        accountId: id,
-        type: constants.billTypes.adjustment,
-        charge: toMinor(balance),
-        options: { campaignName: 'bench' },
-      });
-    }
-    const { token } = await createSessionService(db).start(q, id, {});
-    return { id, token, number: number.slice(1) };
-  });
-}
-
 /** 10,000 messages for one account: one chat of 5,000 and 500 chats of 10, all this month. */
 async function seedMessages(db: Database, accountId: number, own: string, bigOther: string) {
   const now = Date.now();
@@ -258,7 +204,7 @@ async function seedMessages(db: Database, accountId: number, own: string, bigOth
 
 async function main() {
   const started = performance.now();
-  const { db, dataDir, cleanup } = await openDb();
+  const { db, dataDir, cleanup } = await openDb('run');
   const env = loadEnv({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
