@@ -1,20 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  Button,
-  Checkbox,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  Radio,
-  RadioGroup,
-  SearchField,
-  Select,
-  SelectValue,
-} from 'react-aria-components';
+import { Button, Checkbox, Input, Label, Radio, RadioGroup, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
+import { SelectField } from '../../components/SelectField';
 import { Loading, LoadFailed } from '../../components/Spinner';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
@@ -126,28 +114,13 @@ export function GetNumber({
             {layout === 'jiema' ? t('codes.step2Country') : t('codes.chooseNumber')}
           </h3>
           <div className="codes-row">
-            <Select
-              className="field"
-              selectedKey={chosenCountry}
-              onSelectionChange={(k) => setCountry(String(k))}
+            <SelectField
+              label={t('codes.country')}
+              value={chosenCountry}
+              options={countries.map((c) => ({ id: c.code, name: c.name, detail: `+${c.telCode}` }))}
+              onChange={setCountry}
               isDisabled={running}
-            >
-              <Label className="field-label">{t('codes.country')}</Label>
-              <Button className="input select-button">
-                <SelectValue />
-                <span aria-hidden="true">▾</span>
-              </Button>
-              <Popover className="popover">
-                <ListBox className="listbox" items={countries.map((c) => ({ id: c.code, ...c }))}>
-                  {(c) => (
-                    <ListBoxItem className="listbox-item" id={c.id} textValue={c.name}>
-                      <span>{c.name}</span>
-                      <span className="muted">+{c.telCode}</span>
-                    </ListBoxItem>
-                  )}
-                </ListBox>
-              </Popover>
-            </Select>
+            />
             {layout === 'jiema' && (
               <RadioGroup
                 className="field"

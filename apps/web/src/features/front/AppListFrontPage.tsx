@@ -1,20 +1,9 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Button,
-  Input,
-  Label,
-  ListBox,
-  ListBoxItem,
-  Popover,
-  Radio,
-  RadioGroup,
-  SearchField,
-  Select,
-  SelectValue,
-} from 'react-aria-components';
+import { Button, Input, Label, Radio, RadioGroup, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '@numa/contract';
+import { SelectField } from '../../components/SelectField';
 import { Loading, LoadFailed } from '../../components/Spinner';
 import { call } from '../../lib/api';
 import { brand } from '../../lib/config';
@@ -37,7 +26,9 @@ export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
 
   const apps = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return (catalogue.data?.appList ?? []).filter((a) => !q || a.name.toLowerCase().includes(q) || a.app.includes(q));
+    return (catalogue.data?.appList ?? []).filter(
+      (a) => !q || a.name.toLowerCase().includes(q) || a.app.includes(q),
+    );
   }, [catalogue.data, search]);
   const countries = (catalogue.data?.countrys ?? []).filter((c) => c.show);
   const chosenCountry = country ?? countries[0]?.code ?? null;
@@ -78,34 +69,29 @@ export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
                 <Label className="field-label">{t('front.searchApps')}</Label>
                 <Input className="input" />
               </SearchField>
-              <Select
-                className="field"
-                selectedKey={chosenCountry}
-                onSelectionChange={(k) => setCountry(String(k))}
-              >
-                <Label className="field-label">{t('front.country')}</Label>
-                <Button className="input select-button">
-                  <SelectValue />
-                  <span aria-hidden="true">▾</span>
-                </Button>
-                <Popover className="popover">
-                  <ListBox className="listbox" items={countries.map((c) => ({ id: c.code, ...c }))}>
-                    {(c) => (
-                      <ListBoxItem className="listbox-item" id={c.id} textValue={c.name}>
-                        <span>{c.name}</span>
-                        <span className="muted">+{c.telCode}</span>
-                      </ListBoxItem>
-                    )}
-                  </ListBox>
-                </Popover>
-              </Select>
+              <SelectField
+                label={t('front.country')}
+                value={chosenCountry}
+                options={countries.map((c) => ({ id: c.code, name: c.name, detail: `+${c.telCode}` }))}
+                onChange={setCountry}
+              />
             </div>
             {apps.length === 0 ? (
               <p className="empty-state">{t('front.noApps', { q: search })}</p>
             ) : (
-              <RadioGroup className="app-grid" aria-label={t('front.applistTitle')} value={app} onChange={setApp}>
+              <RadioGroup
+                className="app-grid"
+                aria-label={t('front.applistTitle')}
+                value={app}
+                onChange={setApp}
+              >
                 {apps.map((a) => (
-                  <Radio key={a.app} value={a.app} className="app-tile" aria-label={t('front.selectApp', { name: a.name })}>
+                  <Radio
+                    key={a.app}
+                    value={a.app}
+                    className="app-tile"
+                    aria-label={t('front.selectApp', { name: a.name })}
+                  >
                     <span className="app-initial" aria-hidden="true">
                       {a.name.slice(0, 1)}
                     </span>

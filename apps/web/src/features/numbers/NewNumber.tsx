@@ -13,7 +13,7 @@ import { useBalance } from '../account/api';
 import { handleProfileRequired, isProfileRequired } from '../billing/store';
 import { formatFullNumber } from '../chats/logic/number';
 import { refreshNumbers, useAreas, useFreeNumbers, usePlans } from './api';
-import { SelectField } from './SelectField';
+import { SelectField } from '../../components/SelectField';
 
 const noProvince = constants.countriesWithoutProvince as readonly string[];
 const noAreaCode = constants.countriesWithoutAreaCode as readonly string[];
@@ -94,6 +94,7 @@ export default function NewNumber({ onDone }: { onDone: () => void }) {
       <p className="muted">{t('numbers.new.step1')}</p>
       <div className="numbers-fields">
         <SelectField
+          className="field numbers-select"
           label={t('numbers.new.country')}
           value={country.code}
           options={areas.data.countries.map((c) => ({ id: c.code, name: c.nameNcode }))}
@@ -101,6 +102,7 @@ export default function NewNumber({ onDone }: { onDone: () => void }) {
         />
         {!hideProvince && (
           <SelectField
+            className="field numbers-select"
             label={t('numbers.new.province')}
             value={provinceName}
             options={provinces.map((p) => ({ id: p.name, name: p.name }))}
@@ -112,6 +114,7 @@ export default function NewNumber({ onDone }: { onDone: () => void }) {
         )}
         {!hideArea && (
           <SelectField
+            className="field numbers-select"
             label={t('numbers.new.areaCode')}
             value={areaCode}
             options={areaCodes.map((a) => ({ id: a, name: a }))}

@@ -1,22 +1,27 @@
 import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 
-/** A labelled select of string options (react-aria Select: keyboard and screen-reader ready). */
+/**
+ * A labelled select of string options (react-aria Select: keyboard and screen-reader ready); an
+ * option's `detail` (a calling code, say) shows muted beside its name.
+ */
 export function SelectField({
   label,
   value,
   options,
   onChange,
   isDisabled,
+  className = 'field',
 }: {
   label: string;
   value: string | null;
-  options: { id: string; name: string }[];
+  options: { id: string; name: string; detail?: string }[];
   onChange: (id: string) => void;
   isDisabled?: boolean;
+  className?: string;
 }) {
   return (
     <Select
-      className="field numbers-select"
+      className={className}
       selectedKey={value}
       onSelectionChange={(k) => onChange(String(k))}
       isDisabled={!!isDisabled}
@@ -30,7 +35,8 @@ export function SelectField({
         <ListBox className="listbox" items={options}>
           {(o) => (
             <ListBoxItem id={o.id} className="listbox-item" textValue={o.name}>
-              {o.name}
+              <span>{o.name}</span>
+              {o.detail ? <span className="muted">{o.detail}</span> : null}
             </ListBoxItem>
           )}
         </ListBox>
