@@ -521,8 +521,8 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
       RETURNING *
     ),
     rate AS (
-      INSERT INTO rate_events (key, subject)
-      SELECT ${s.rateEventKey}::text, ${m.otherFullNumber}::text FROM a_chat
+      INSERT INTO rate_events (key)
+      SELECT ${s.rateEventKey}::text FROM a_chat
        WHERE a_chat.created AND ${s.rateEventKey}::text IS NOT NULL
     ),
     job AS (

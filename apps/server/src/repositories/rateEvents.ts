@@ -3,23 +3,16 @@ import type { Q } from '../db';
 
 /** Counted events for limits that must hold across servers (code sends, new chat partners). */
 export const rateEventsRepo = {
-  /** One event of a key; with a subject, events of one subject count once in `stats`. */
-  async record(q: Q, key: string, subject?: string): Promise<void> {
-    await q
-      .insertInto('rate_events')
-      .values({ key, subject: subject ?? null })
-      .execute();
+  async record(q: Q, key: string): Promise<void> {
+    await q.insertInto('rate_events').values({ key }).execute();
   },
 
-  /**
-   * Events of a key within the window (events with the same subject count once), and the newest
-   * one's age in ms.
-   */
+  /** Events of a key within the window, and the newest one's age in ms. */
   async stats(q: Q, key: string, windowMs: number): Promise<{ count: number; lastAgoMs: number | null }> {
     const row = await q
       .selectFrom('rate_events')
       .select([
-        sql<number>`count(DISTINCT coalesce(subject, id::text))::int`.as('count'),
+        sql<number>`count(*)::int`.as('count'),
         sql<number | null>`(extract(epoch from (now() - max(at))) * 1000)::float8`.as('lastAgoMs'),
       ])
       .where('key', '=', key)

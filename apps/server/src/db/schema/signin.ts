@@ -28,8 +28,6 @@ export interface SigninTables {
   rate_events: {
     id: Generated<number>;
     key: string;
-    /** what the event is about, when several events of one thing count once (010) */
-    subject: string | null;
     at: Generated<Date>;
   };
   outbox: {
