@@ -11,6 +11,7 @@ import {
   newSmsId,
   startChatApp,
   textPayload,
+  until,
   type ChatClientSocket,
   type ListeningApp,
 } from './chat-support';
@@ -201,6 +202,8 @@ describe('carrier failures', () => {
     const a = await makeUser(t, { number: '+14155550351', balance: 1 });
     const s = await open(a.token);
     const i = inbox(s);
+    const balances: number[] = [];
+    s.on('balance', (e) => balances.push(e.balance));
     // valid for libphonenumber, but the simulator cannot reach a national number of all zeros
     const p = textPayload(a.number, '61400000000', 'to nowhere');
     s.emit('sendMessage', p);
@@ -215,6 +218,9 @@ describe('carrier failures', () => {
       [8, 500],
       [2, -500],
     ]);
+    // the socket hears the charge (the send statement's own bill) and then the refund
+    await until(async () => balances.length >= 2 && balances);
+    expect(balances).toEqual([0.95, 1]);
     const [row] = await t.db.query<{ status: number }>(`SELECT status FROM messages WHERE sms_id = $1`, [
       p.smsId,
     ]);

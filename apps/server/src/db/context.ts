@@ -19,6 +19,15 @@ export function noteBalanceChange(tx: Tx, accountId: number) {
 /** The facade over a Kysely instance: `q`, `tx(fn)` (the only maker of `Tx` handles), `close`. */
 export function facade(kind: Database['kind'], kysely: Kysely<DB>): Database {
   const listeners = new Set<(accountIds: number[]) => void>();
+  const announce = (ids: number[]) => {
+    for (const l of listeners) {
+      try {
+        l(ids);
+      } catch {
+        // a listener's failure never turns a committed write into an error
+      }
+    }
+  };
   return {
     kind,
     q: kysely,
@@ -35,18 +44,10 @@ export function facade(kind: Database['kind'], kysely: Kysely<DB>): Database {
         }
       });
       // committed: whoever listens (the balance socket event) hears which balances moved
-      if (changed.size) {
-        const ids = [...changed];
-        for (const l of listeners) {
-          try {
-            l(ids);
-          } catch {
-            // a listener's failure never turns a committed transaction into an error
-          }
-        }
-      }
+      if (changed.size) announce([...changed]);
       return result;
     },
+    balancesCommitted: announce,
     onBalancesCommitted(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -34,5 +34,10 @@ export interface Database {
    * with those accounts; returns the unsubscribe. app.ts pushes the new balances to the sockets.
    */
   onBalancesCommitted(listener: (accountIds: number[]) => void): () => void;
+  /**
+   * Tells the `onBalancesCommitted` listeners of balances moved by a write already committed outside
+   * `tx` (a bill written inside one statement, not through `ledger.apply`).
+   */
+  balancesCommitted(accountIds: number[]): void;
   close(): Promise<void>;
 }
