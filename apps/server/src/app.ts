@@ -7,7 +7,7 @@ import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
 import { constants } from '@numa/contract';
 import { Redis } from 'ioredis';
-import { openDatabase, type Database } from './db';
+import { openDatabase, type BalanceSource, type Database } from './db';
 import { isDev, type Env } from './env';
 import { createJobs, type JobsOptions } from './jobs';
 import { brandResolver } from './lib/brand';
@@ -109,12 +109,16 @@ export interface BuildOptions {
  */
 function pushBalances(deps: Deps, log: FastifyInstance['log']) {
   const chains = new Map<number, Promise<void>>();
-  return (accountIds: number[]) => {
+  return (accountIds: number[], from: BalanceSource) => {
     for (const id of accountIds) {
       const next = (chains.get(id) ?? Promise.resolve())
         .then(async () => {
           if (!deps.realtime.server) return;
-          deps.realtime.emitBalance(id, await deps.accounts.balance(id));
+          // a change made elsewhere (the operator's command on PostgreSQL) is heard by every
+          // server, so each tells its own sockets
+          deps.realtime.emitBalance(id, await deps.accounts.balance(id), {
+            localOnly: from === 'elsewhere',
+          });
         })
         .catch((err: unknown) => log.warn({ err, accountId: id }, 'balance event not sent'))
         .finally(() => {
@@ -286,7 +290,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
 
   // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
+  // on PostgreSQL, balances the operator's command moves in its own process reach the sockets too
+  let stopHearing: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
+    stopHearing = await db.hearOtherProcesses?.();
     await jobs.start();
   });
   app.addHook('preClose', async () => {
@@ -344,6 +351,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => {
     stopBalanceEvents();
+    await stopHearing?.();
     await mail.close?.();
     await carrier.close?.();
     sessions.close();

@@ -4,7 +4,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEvent } from '@numa/contract';
 import { runAdmin } from '../src/cli/admin';
-import { brandFlag, type OpenContext } from '../src/cli/context';
+import { brandFlag, contextOn, type OpenContext } from '../src/cli/context';
+import { openPostgres } from '../src/db/postgres';
 import { ManualClock } from '../src/lib/clock';
 import { sandboxSignatureHeader, signSandbox } from '../src/providers/payments/sandbox';
 import {
@@ -454,6 +455,51 @@ describe(`payments (${testDbKind})`, () => {
       true,
     );
   });
+
+  it.skipIf(testDbKind !== 'postgres')(
+    'tells the open sockets of an operator refund and credit made by the command in its own process (PostgreSQL NOTIFY)',
+    async () => {
+      const c = await newUser();
+      const accountId = await accountIdOf(c);
+      const { orderId, paymentUrl } = (
+        await c.post('/web/paySubmit', { payment_method: 'creditCard', productid: 'card_web_usd_10' })
+      ).body.data as { orderId: string; paymentUrl: string };
+      await t.app.inject({
+        method: 'POST',
+        url: `${new URL(paymentUrl).pathname}/pay`,
+        headers: { host: 'localhost' },
+      });
+      const s = await connect(t.url, c.token!);
+      sockets.push(s);
+      const events: number[] = [];
+      s.on('balance', (e) => events.push(BalanceEvent.parse(e).balance));
+      // the command's own database connection, as `npm run admin` opens it on DATABASE_URL
+      const [{ schema }] = (await t.db.query<{ schema: string }>(`SELECT current_schema() AS schema`)) as [
+        { schema: string },
+      ];
+      const admin = async (...argv: string[]) => {
+        const out: string[] = [];
+        const code = await runAdmin(
+          argv,
+          { out: (l = '') => out.push(l), err: (l) => out.push(l) },
+          async (_f, o) =>
+            contextOn(
+              t.app.deps.env,
+              await openPostgres(process.env.TEST_DATABASE_URL!, { schema, max: 2 }),
+              'numa',
+              o,
+            ),
+        );
+        return { code, text: out.join('\n') };
+      };
+      expect((await admin('payment', 'refund', orderId)).text).toBe('refunded');
+      await until(async () => events.includes(0));
+      expect((await admin('account', 'credit', String(accountId), '2.5')).code).toBe(0);
+      await until(async () => events.includes(2.5));
+      expect(events).toEqual([0, 2.5]);
+      expect(await ledgerAddsUp(accountId)).toEqual({ balance: 25_000, bills: 3 });
+    },
+  );
 });
 
 describe(`PayPal adapter against a local fake (${testDbKind})`, () => {

@@ -55,9 +55,14 @@ export class RealtimeHub {
     return this.io;
   }
 
-  /** The account's new balance to all its sockets (every server with the Redis adapter). */
-  emitBalance(accountId: number, balance: number) {
-    this.io?.to(accountRoom(accountId)).emit(socketEvents.balance, { balance });
+  /**
+   * The account's new balance to all its sockets (every server with the Redis adapter); `localOnly`:
+   * to this server's sockets only (a change every server heard of, db/notify.ts).
+   */
+  emitBalance(accountId: number, balance: number, opts: { localOnly?: boolean } = {}) {
+    const io = this.io;
+    if (!io) return;
+    (opts.localOnly ? io.local : io).to(accountRoom(accountId)).emit(socketEvents.balance, { balance });
   }
 
   emitMessage(row: MessageRow) {
