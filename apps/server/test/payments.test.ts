@@ -136,10 +136,21 @@ describe(`payments (${testDbKind})`, () => {
     const events: number[] = [];
     s2.on('balance', (e) => events.push(BalanceEvent.parse(e).balance));
 
+    // the provider sends the payer back to our own pages only
+    expect(
+      (
+        await c.post('/web/paySubmit', {
+          payment_method: 'creditCard',
+          productid: 'card_web_usd_10',
+          return_url: 'https://elsewhere.example/numbers',
+        })
+      ).body.retcode,
+    ).toBe(100001);
     const sub = await c.post('/web/paySubmit', {
       payment_method: 'creditCard',
       productid: 'card_web_usd_CUSTOM',
       custom_amount: 20,
+      return_url: 'http://localhost/numbers',
     });
     expect(sub.body.retcode).toBe(0);
     const { orderId, paymentUrl } = sub.body.data as { orderId: string; paymentUrl: string };
@@ -162,6 +173,7 @@ describe(`payments (${testDbKind})`, () => {
     const after = await t.app.inject({ url: pay.headers.location as string, headers: { host: 'localhost' } });
     expect(after.body).toContain('answered HTTP 200');
     expect(after.body).toContain('>Send the notification again</button>');
+    expect(after.body).toContain('<a class="back" href="http://localhost/numbers">Return to Numa</a>');
     expect(await got).toBe(23);
     await until(async () => events.includes(23));
     // "Send the notification again" by hand, then a replay 100 times and 20 at once: credited once
