@@ -10,6 +10,7 @@ import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { useBalance } from '../account/api';
+import { AdBanner } from '../ads/AdBanner';
 import { handleProfileRequired, isProfileRequired } from '../billing/store';
 import { formatFullNumber } from '../chats/logic/number';
 import { refreshNumbers, useAreas, useFreeNumbers, usePlans } from './api';
@@ -343,6 +344,7 @@ function StepTwo(p: {
           </strong>
           <span className="link-like">{t('numbers.new.topUp')}</span>
         </Button>
+        <AdBanner />
         {plan && (
           <div className="side-tips">
             <h3>{t('numbers.new.tips')}</h3>
