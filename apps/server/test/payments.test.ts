@@ -641,6 +641,12 @@ describe(`Stripe adapter against a local fake of its API (${testDbKind})`, () =>
         const url = new URL(req.url!, 'http://x');
         if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
           const form = new URLSearchParams(body);
+          // $100 meets an outage, $50 a refused request (as Stripe answers them)
+          const cents = form.get('line_items[0][price_data][unit_amount]');
+          if (cents === '10000')
+            return json(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+          if (cents === '5000')
+            return json(400, { error: { type: 'invalid_request_error', message: 'Invalid currency' } });
           created.push(form);
           const id = `cs_test_${++seq}`;
           const s = {
@@ -724,6 +730,11 @@ describe(`Stripe adapter against a local fake of its API (${testDbKind})`, () =>
     ).body.data;
     expect(created[1]!.get('allowed_payment_method_types[0]')).toBe('wechat_pay');
     expect(created[1]!.get('payment_method_options[wechat_pay][client]')).toBe('web');
+    // Stripe down: recharge temporarily unavailable; a checkout it refuses: order submission failed
+    const retcodeOf = async (productid: string) =>
+      (await c.post('/web/paySubmit', { payment_method: 'creditCard', productid })).body.retcode;
+    expect(await retcodeOf('card_web_usd_100')).toBe(200041);
+    expect(await retcodeOf('card_web_usd_50')).toBe(200042);
     // crypto is not Stripe's: it stays on the sandbox
     expect(
       (await c.post('/web/etherPay/paySubmit', { productid: 'crypto_web_usd_20', currency: 'ETH' })).body.data
