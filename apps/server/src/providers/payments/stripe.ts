@@ -91,8 +91,8 @@ export class StripePayments implements PaymentProvider {
       // a request Stripe refuses is our order's failure (200042); anything else is Stripe being
       // unreachable or down (200041: recharge temporarily unavailable)
       if (err instanceof Stripe.errors.StripeInvalidRequestError)
-        throw new Error(`Stripe refused the checkout: ${err.message}`);
-      throw new ProviderUnavailable(`Stripe is unavailable: ${(err as Error).message}`);
+        throw new Error(`Stripe refused the checkout: ${err.message}`, { cause: err });
+      throw new ProviderUnavailable(`Stripe is unavailable: ${(err as Error).message}`, { cause: err });
     }
   }
 
