@@ -107,7 +107,26 @@ test('WeChat Pay shows a QR code and finishes; a crypto transfer takes two steps
   await expect(panel.getByTestId('recharge-balance')).toHaveText('$0.0000');
   await panel.getByRole('radio', { name: /^\$10(?!0)/ }).check({ force: true });
   await panel.getByRole('radio', { name: 'WeChat Pay' }).check({ force: true });
+  // the provider is down for the first submit (the server's 200041): the payment submit error modal,
+  // whose Try again sends it again
+  await page.route(
+    (url) => url.pathname === '/web/paySubmit',
+    (route) =>
+      route.fulfill({
+        status: 400,
+        json: {
+          retcode: 200041,
+          retmsg: 'Recharge is temporarily unavailable. Please try again later.',
+          data: null,
+        },
+      }),
+    { times: 1 },
+  );
   await panel.getByRole('button', { name: 'Pay', exact: true }).click();
+  const submitError = page.getByRole('alertdialog', { name: 'Payment failed' });
+  await expect(submitError).toContainText('Recharge is temporarily unavailable. Please try again later.');
+  await expect(submitError.getByRole('button', { name: 'Close' }).last()).toBeVisible();
+  await submitError.getByRole('button', { name: 'Try again' }).click();
   const wechat = page.getByRole('dialog', { name: 'WeChat Pay' });
   await expect(wechat.getByRole('img', { name: 'WeChat Pay QR code' })).toBeVisible();
   const popup = page.waitForEvent('popup');

@@ -99,7 +99,7 @@ export default function RechargePanel() {
   };
 
   /** A payment dialog closed: its pending order is cancelled; a pay-back screen gets the user back. */
-  const cancelOrder = (orderId: string | null) => {
+  const dialogClosed = (orderId: string | null) => {
     if (orderId) void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
     goBackAfterPayment();
   };
@@ -200,14 +200,14 @@ export default function RechargePanel() {
         onRetry={() => lastChoice.current && void pay(lastChoice.current)}
         onClose={(orderId) => {
           setPhase({ kind: 'idle' });
-          cancelOrder(orderId);
+          dialogClosed(orderId);
         }}
       />
       <WeChatDialog
         order={wechat}
         onClose={(orderId) => {
           setWechat(null);
-          cancelOrder(orderId);
+          dialogClosed(orderId);
         }}
       />
       <CryptoDialog
@@ -216,7 +216,7 @@ export default function RechargePanel() {
         amount={{ preset, custom }}
         onClose={(orderId) => {
           setCryptoOpen(false);
-          cancelOrder(orderId);
+          dialogClosed(orderId);
         }}
       />
       <Dialog
