@@ -1,6 +1,14 @@
-import { constants, fromMinor, type BrandId, type SmsRef } from '@numa/contract';
+import {
+  constants,
+  fromMinor,
+  type BrandId,
+  type ChatListItem,
+  type Message,
+  type SmsRef,
+} from '@numa/contract';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
+import { jsonObject } from '../../lib/jsonText';
 import { SttFailedError, SttUnavailableError, type SttPort } from '../../providers/stt/port';
 import { accountsRepo } from '../../repositories/accounts';
 import { adsRepo } from '../../repositories/ads';
@@ -8,7 +16,6 @@ import { messagesRepo } from '../../repositories/messages';
 import { callsRepo } from '../../repositories/calls';
 import { numbersRepo } from '../../repositories/numbers';
 import { mediaIdFromUrl, type MediaService } from '../media';
-import { toChatListItem, toDialogMessage } from './views';
 
 /**
  * getChatListByDate looks this far before `since`: a message committed just after an earlier list was
@@ -29,6 +36,17 @@ export function monthRange(ym: string): [number, number] {
 }
 
 const currentYm = (now = new Date()) => now.toISOString().slice(0, 7);
+
+/** getChatList's and getChatListByDate's data (contract). */
+interface ChatListResult {
+  chatList: ChatListItem[];
+  serverTime: number;
+}
+/** getDialogList's data (contract). */
+interface DialogResult {
+  dialogList: Message[];
+  nextStartTime: number | null;
+}
 
 /** The chat screen's reads and edits (spec 000 §7): numbers, chat lists, conversation pages, deleting, speech-to-text, ads. */
 export function createChatReads(deps: { db: Database; media: MediaService; stt: SttPort }) {
@@ -57,18 +75,18 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
       };
     },
 
-    /** The chat list from the start of the month `months` back. */
+    /** The chat list from the start of the month `months` back (JSON text built by the database). */
     async chatList(accountId: number, months: number) {
       const serverTime = Date.now();
-      const rows = await messagesRepo.chatList(db.q, accountId, monthStart(months));
-      return { chatList: rows.map(toChatListItem), serverTime };
+      const list = await messagesRepo.chatListJson(db.q, accountId, monthStart(months));
+      return jsonObject<ChatListResult>({ chatList: list, serverTime: String(serverTime) });
     },
 
     /** Chats with a message since `since` (less the grace). */
     async chatListSince(accountId: number, since: number) {
       const serverTime = Date.now();
-      const rows = await messagesRepo.chatList(db.q, accountId, Math.max(0, since - chatListGraceMs));
-      return { chatList: rows.map(toChatListItem), serverTime };
+      const list = await messagesRepo.chatListJson(db.q, accountId, Math.max(0, since - chatListGraceMs));
+      return jsonObject<ChatListResult>({ chatList: list, serverTime: String(serverTime) });
     },
 
     /** A page of a conversation within a UTC month; `nextStartTime` only when the month holds more. */
@@ -84,7 +102,7 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
       },
     ) {
       const [from, to] = monthRange(p.ym ?? currentYm());
-      const rows = await messagesRepo.dialog(db.q, {
+      const page = await messagesRepo.dialogJson(db.q, {
         accountId,
         own: p.own,
         other: p.other,
@@ -92,13 +110,12 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
         to,
         ...(p.startTime !== undefined ? { before: p.startTime } : {}),
         ...(p.since !== undefined ? { after: p.since } : {}),
-        limit: p.pageSize + 1,
+        pageSize: p.pageSize,
       });
-      const page = rows.slice(0, p.pageSize);
-      return {
-        dialogList: page.map(toDialogMessage),
-        nextStartTime: rows.length > p.pageSize ? page[page.length - 1]!.date : null,
-      };
+      return jsonObject<DialogResult>({
+        dialogList: page.list,
+        nextStartTime: page.more ? String(page.lastDate) : 'null',
+      });
     },
 
     async deleteMessages(
