@@ -205,27 +205,42 @@ export const messagesRepo = {
 
   /**
    * The chat list (contract ChatListItem[]) as JSON text: the newest message of every conversation
-   * whose newest message is at or after `from` (epoch ms), newest first — the conversation rows by
-   * their index (account, last_date), each joined to its last message by primary key, only the columns
-   * the answer holds (the national numbers too), serialized by the database with row_to_json into one
-   * text field. Thousands of chats cross as one value that goes into the answer as it is: on the
-   * embedded PGlite, decoding rows field by field (or JSON.parse, mapping and stringify again in JS)
-   * cost more than the query, and row_to_json over a subquery is the cheapest of the database's JSON
-   * builders there (json_build_object per row took half as long again).
+   * whose newest message is at or after `from` (epoch ms), newest first — the conversation rows joined
+   * to their last message by primary key, only the columns the answer holds (the national numbers
+   * too), serialized by the database with row_to_json into one text field. Thousands of chats cross as
+   * one value that goes into the answer as it is: on the embedded PGlite, decoding rows field by field
+   * (or JSON.parse, mapping and stringify again in JS) cost more than the query, and row_to_json over
+   * a subquery is the cheapest of the database's JSON builders there.
+   *
+   * With the account's validator (`version`: count and sum of its conversation rows' versions,
+   * migration 055) in the same statement and snapshot: when it equals `known`, the list is not built
+   * and `list` is null (the caller's copy built under `known` is current).
    */
-  async chatListJson(q: Q, accountId: number, from: number): Promise<string> {
-    const { rows } = await sql<{ list: string }>`
-      SELECT coalesce(json_agg(r ORDER BY r.date DESC)::text, '[]') AS list FROM (
-        SELECT m.own_full_number AS "ownFullNumber", m.own_tel_code AS "ownTelCode",
-               ${nationalSql(sql.ref('m.own_full_number'), sql.ref('m.own_tel_code'))} AS "ownNumber",
-               m.other_full_number AS "otherFullNumber", m.other_tel_code AS "otherTelCode",
-               ${nationalSql(sql.ref('m.other_full_number'), sql.ref('m.other_tel_code'))} AS "otherNumber",
-               m.date, m.text, m.media, m.type, m.sms_id AS "smsId", m.direction
-          FROM chats c JOIN messages m ON m.id = c.last_message_id
-         WHERE c.account_id = ${accountId} AND c.last_message_id IS NOT NULL AND c.last_date >= ${from}
-      ) r
+  async chatListJson(
+    q: Q,
+    accountId: number,
+    from: number,
+    known: string | null = null,
+  ): Promise<{ version: string; list: string | null }> {
+    const { rows } = await sql<{ version: string; list: string | null }>`
+      WITH v AS (
+        SELECT count(*) || ':' || coalesce(sum(version), 0) AS version FROM chats WHERE account_id = ${accountId}
+      )
+      SELECT v.version, CASE WHEN v.version IS DISTINCT FROM ${known}::text THEN (
+        SELECT coalesce(json_agg(r ORDER BY r.date DESC)::text, '[]') FROM (
+          SELECT m.own_full_number AS "ownFullNumber", m.own_tel_code AS "ownTelCode",
+                 ${nationalSql(sql.ref('m.own_full_number'), sql.ref('m.own_tel_code'))} AS "ownNumber",
+                 m.other_full_number AS "otherFullNumber", m.other_tel_code AS "otherTelCode",
+                 ${nationalSql(sql.ref('m.other_full_number'), sql.ref('m.other_tel_code'))} AS "otherNumber",
+                 m.date, m.text, m.media, m.type, m.sms_id AS "smsId", m.direction
+            FROM chats c JOIN messages m ON m.id = c.last_message_id
+           WHERE c.account_id = ${accountId} AND c.last_message_id IS NOT NULL AND c.last_date >= ${from}
+        ) r
+      ) END AS list
+      FROM v
     `.execute(q);
-    return rows[0]?.list ?? '[]';
+    const row = rows[0]!;
+    return { version: row.version, list: row.list };
   },
 
   /**

@@ -48,9 +48,56 @@ interface DialogResult {
   nextStartTime: number | null;
 }
 
+/**
+ * Chat lists built by the database, kept by account and window start under the validator they were
+ * built with (migration 055: count and sum of the account's conversation-row versions), the least
+ * recently used dropped first beyond `maxBytes`. Only a hint: every read checks the validator in the
+ * database, so a write made through any server shows at the next read.
+ */
+export class ChatListCache {
+  private readonly entries = new Map<string, { version: string; list: string }>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): { version: string; list: string } | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, version: string, list: string) {
+    this.drop(key);
+    const size = list.length * 2;
+    if (size > this.maxBytes / 4) return;
+    this.entries.set(key, { version, list });
+    this.bytes += size;
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.list.length * 2;
+  }
+}
+
 /** The chat screen's reads and edits (spec 000 §7): numbers, chat lists, conversation pages, deleting, speech-to-text, ads. */
-export function createChatReads(deps: { db: Database; media: MediaService; stt: SttPort }) {
+export function createChatReads(deps: {
+  db: Database;
+  media: MediaService;
+  stt: SttPort;
+  /** Memory for built chat lists (default 64 MiB; 0: none kept). */
+  chatListCacheBytes?: number;
+}) {
   const { db, media, stt } = deps;
+  const lists = new ChatListCache(deps.chatListCacheBytes ?? 64 * 1024 * 1024);
   return {
     async virtualPhones(accountId: number) {
       const [numbers, settings, account, rights] = await Promise.all([
@@ -75,18 +122,29 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
       };
     },
 
-    /** The chat list from the start of the month `months` back (JSON text built by the database). */
+    /**
+     * The chat list from the start of the month `months` back (JSON text built by the database). The
+     * list last built for this account and window is kept in memory with its validator, which the
+     * database checks in the same statement that would build it again: unchanged, nothing is built.
+     */
     async chatList(accountId: number, months: number) {
+      const from = monthStart(months);
+      const key = `${accountId}:${from}`;
+      const cached = lists.get(key);
       const serverTime = Date.now();
-      const list = await messagesRepo.chatListJson(db.q, accountId, monthStart(months));
-      return jsonObject<ChatListResult>({ chatList: list, serverTime: String(serverTime) });
+      const { version, list } = await messagesRepo.chatListJson(db.q, accountId, from, cached?.version);
+      if (list !== null) lists.set(key, version, list);
+      return jsonObject<ChatListResult>({
+        chatList: list ?? cached!.list,
+        serverTime: String(serverTime),
+      });
     },
 
     /** Chats with a message since `since` (less the grace). */
     async chatListSince(accountId: number, since: number) {
       const serverTime = Date.now();
-      const list = await messagesRepo.chatListJson(db.q, accountId, Math.max(0, since - chatListGraceMs));
-      return jsonObject<ChatListResult>({ chatList: list, serverTime: String(serverTime) });
+      const { list } = await messagesRepo.chatListJson(db.q, accountId, Math.max(0, since - chatListGraceMs));
+      return jsonObject<ChatListResult>({ chatList: list!, serverTime: String(serverTime) });
     },
 
     /** A page of a conversation within a UTC month; `nextStartTime` only when the month holds more. */
