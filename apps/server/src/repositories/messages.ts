@@ -246,8 +246,8 @@ export const messagesRepo = {
   /**
    * A page of a conversation, newest first, within [from, to) and the optional bounds, as JSON text
    * of the contract's Message[] (built by the database like the chat list: only the answer's columns,
-   * the speech-to-text fields on voice messages only), with the date of the page's last message when
-   * more follow (`more`: the query reads one row past the page).
+   * the speech-to-text fields on voice messages only), with the date of the page's last message and
+   * whether the range holds older ones (`more`: one index probe below that date).
    */
   async dialogJson(
     q: Q,
@@ -262,27 +262,29 @@ export const messagesRepo = {
       pageSize: number;
     },
   ): Promise<{ list: string; more: boolean; lastDate: number | null }> {
-    const { rows } = await sql<{ list: string; n: number; lastDate: number | null }>`
-      WITH page AS MATERIALIZED (
-        SELECT m.sms_id AS "smsId", m.date, m.type, m.text, m.media, m.direction, m.status,
-               m.highlight_target AS "highlightTarget", m.highlight_text AS "highlightText",
-               CASE WHEN m.type = 'voicemail' THEN m.stt END AS stt,
-               CASE WHEN m.type = 'voicemail' THEN m.media <> '' END AS "getStt",
-               CASE WHEN m.type = 'voicemail' THEN coalesce(m.stt_status, 0) END AS "sttStatus"
-          FROM messages m
-         WHERE m.account_id = ${p.accountId} AND m.own_full_number = ${p.own} AND m.other_full_number = ${p.other}
-           AND m.deleted = false AND m.date >= ${p.from}
-           AND m.date < ${Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER)} AND m.date > ${p.after ?? -1}
-         ORDER BY m.date DESC
-         LIMIT ${p.pageSize + 1}
-      ),
-      shown AS (SELECT * FROM page ORDER BY date DESC LIMIT ${p.pageSize})
-      SELECT (SELECT coalesce(json_strip_nulls(json_agg(s ORDER BY s.date DESC))::text, '[]') FROM shown s) AS list,
-             (SELECT count(*) FROM page)::int AS n,
-             (SELECT min(date) FROM shown) AS "lastDate"
+    const where = sql`m.account_id = ${p.accountId} AND m.own_full_number = ${p.own} AND m.other_full_number = ${p.other}
+      AND m.deleted = false AND m.date >= ${p.from} AND m.date > ${p.after ?? -1}`;
+    const { rows } = await sql<{ list: string; lastDate: number | null; more: boolean }>`
+      SELECT pg.list, pg."lastDate",
+             EXISTS (SELECT 1 FROM messages m WHERE ${where} AND m.date < pg."lastDate") AS more
+        FROM (
+          SELECT coalesce(json_strip_nulls(json_agg(r ORDER BY r.date DESC))::text, '[]') AS list,
+                 min(r.date) AS "lastDate"
+            FROM (
+              SELECT m.sms_id AS "smsId", m.date, m.type, m.text, m.media, m.direction, m.status,
+                     m.highlight_target AS "highlightTarget", m.highlight_text AS "highlightText",
+                     CASE WHEN m.type = 'voicemail' THEN m.stt END AS stt,
+                     CASE WHEN m.type = 'voicemail' THEN m.media <> '' END AS "getStt",
+                     CASE WHEN m.type = 'voicemail' THEN coalesce(m.stt_status, 0) END AS "sttStatus"
+                FROM messages m
+               WHERE ${where} AND m.date < ${Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER)}
+               ORDER BY m.date DESC
+               LIMIT ${p.pageSize}
+            ) r
+        ) pg
     `.execute(q);
     const row = rows[0]!;
-    return { list: row.list, more: row.n > p.pageSize, lastDate: row.lastDate };
+    return { list: row.list, more: row.more, lastDate: row.lastDate };
   },
 
   /** Marks messages deleted; returns how many were (still) there; the conversations touched are refreshed. */
