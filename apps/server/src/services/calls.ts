@@ -251,7 +251,8 @@ export function createCallService(d: {
       const f = await facts(c.to);
       if (!f) return { action: 'reject', lang: 'en' };
       if (f.type === 'voice' || f.account.balance < f.rate) return { action: 'reject', lang: f.lang };
-      if (f.type === 'forward') return { action: 'forward', to: f.account.phone!, lang: f.lang };
+      if (f.type === 'forward')
+        return { action: 'forward', to: `${f.account.telCode ?? ''}${f.account.phone!}`, lang: f.lang };
       return { action: 'voicemail', lang: f.lang };
     },
 

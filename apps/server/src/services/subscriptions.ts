@@ -548,6 +548,25 @@ export function createSubscriptionService(d: SubscriptionDeps) {
         phone: input.phone,
         full: input.telCode + input.phone,
       };
+      /** This account's subscription of the number, answered again to a repeated submit (one charge). */
+      const repeated = async (q: Q) => {
+        const held = await numbersRepo.byFullNumber(q, n.full);
+        if (!held) return null;
+        const first =
+          held.accountId === accountId
+            ? await subscriptionsRepo.lastHistory(q, accountId, n.full, H.subscribe)
+            : null;
+        if (!first) throw noNumber();
+        return { history: first, paymentDate: held.paymentDate, total: negMinor(first.charge) };
+      };
+      const result = (done: { history: HistoryRow; paymentDate: string; total: Minor }) => ({
+        historyId: String(done.history.id),
+        date: done.history.createdAt.getTime(),
+        subHint: subHint(lang, brand, n.full, done.paymentDate, done.total),
+      });
+      // held already: this account's repeated submit, or someone else's (a real supply no longer offers it)
+      const before = await repeated(db.q);
+      if (before) return result(before);
       if (
         !(await supply.offers(
           { code: input.code, type: input.type, areaCode: areaOf(input.code, input.phone) },
@@ -569,20 +588,12 @@ export function createSubscriptionService(d: SubscriptionDeps) {
             key: 'sub',
           });
           if (r) return r;
-          const held = await numbersRepo.byFullNumber(tx, n.full);
-          const first =
-            held?.accountId === accountId
-              ? await subscriptionsRepo.lastHistory(tx, accountId, n.full, H.subscribe)
-              : null;
-          if (!held || !first) throw noNumber();
-          return { history: first, paymentDate: held.paymentDate, total: negMinor(first.charge) };
+          const first = await repeated(tx);
+          if (!first) throw noNumber();
+          return first;
         }),
       );
-      return {
-        historyId: String(done.history.id),
-        date: done.history.createdAt.getTime(),
-        subHint: subHint(lang, brand, n.full, done.paymentDate, done.total),
-      };
+      return result(done);
     },
 
     /** reSubVirtualPhone: a reclaimed number back on its last plan, while nobody else holds it. */
