@@ -82,7 +82,7 @@ export class TwilioNumberSupply implements NumberSupplyPort {
       throw new SupplyUnavailableError(`Twilio unreachable: ${(err as Error).message}`);
     }
     const text = await res.text();
-    let body: Record<string, unknown> = {};
+    let body: Record<string, unknown>;
     try {
       body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     } catch {
