@@ -211,9 +211,25 @@ test('rent a number: top-up, steps, management, history, a text, plan change, vo
   await page.getByRole('option', { name: '英国 (+44)' }).click();
   await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /区号/ })).toHaveCount(0);
-  await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
-    '+44 7',
-  );
+  const gbFirst = page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first();
+  await expect(gbFirst).toContainText('+44 7');
+  // rent it: GB's plans, in Chinese
+  const gbNumber = (await gbFirst.textContent())!;
+  await page.getByRole('button', { name: '下一步' }).click();
+  await expect(page.getByTestId('chosen-number')).toHaveText(gbNumber);
+  await page.getByText('按量付费', { exact: true }).click();
+  await page.getByText('月付', { exact: true }).click();
+  await page.getByText('我同意').click();
+  await expectAccessible(page, 'New number, step 2, in Chinese');
+  await page.getByRole('button', { name: '订阅', exact: true }).click();
+  const zhConfirm = page.getByRole('dialog', { name: '确认订阅' });
+  await expect(zhConfirm).toContainText('5.9900');
+  await zhConfirm.getByRole('button', { name: '确认' }).click();
+  const zhResult = page.getByRole('alertdialog', { name: '订阅成功' });
+  await expect(zhResult).toContainText(gbNumber.replace(/\s/g, ''));
+  await zhResult.getByRole('button').first().click();
+  await expect(page.getByRole('row', { name: new RegExp(gbNumber.replace(/\+/g, '\\+')) })).toBeVisible();
+  await page.getByRole('button', { name: '新号码' }).first().click();
   await page.getByRole('button', { name: /国家/ }).click();
   await page.getByRole('option', { name: '美国/加拿大免费号码 (+1)' }).click();
   await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
@@ -221,4 +237,15 @@ test('rent a number: top-up, steps, management, history, a text, plan change, vo
   await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
     '+1 800',
   );
+  // toll-free costs more than what is left: the insufficient-balance dialog, nothing rented
+  await page.getByRole('button', { name: '下一步' }).click();
+  await page.getByText('无限套餐', { exact: true }).click();
+  await page.getByText('月付', { exact: true }).click();
+  await page.getByText('我同意').click();
+  await page.getByRole('button', { name: '订阅', exact: true }).click();
+  await page.getByRole('dialog', { name: '确认订阅' }).getByRole('button', { name: '确认' }).click();
+  await expect(page.getByRole('alertdialog', { name: '余额不足' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/numbers-zh-insufficient.png' });
+  const mine = await request('GET', '/web/getVirtualPhoneList', null, undefined, token);
+  expect(mine.json.data.virtualPhones).toHaveLength(2);
 });
