@@ -64,7 +64,7 @@ import { createLimits } from './services/limits';
 import { createMediaService } from './services/media';
 import { createNumbersService } from './services/numbers';
 import { createSubscriptionService } from './services/subscriptions';
-import { createCallService } from './services/calls';
+import { callSink, createCallService } from './services/calls';
 import { createNumberSupply, type NumberSupplyPort } from './providers/numbers';
 import numberRoutes from './routes/numbers';
 import { createOperatorService } from './services/operator';
@@ -195,7 +195,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     sessions,
   });
   const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
-  const numberSupply = opts.numberSupply ?? createNumberSupply();
+  const numberSupply = opts.numberSupply ?? createNumberSupply(env, app.log);
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
   const codeSupply: CodeSupplyPort =
     opts.codeSupply ??
@@ -261,7 +261,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       },
     }),
     numberSupply,
-    calls: createCallService({ db, pricing, clock, deliver: (m) => deps.chats.sink.inbound(m) }),
+    calls: createCallService({ db, pricing, clock, stt, deliver: (m) => deps.chats.sink.inbound(m) }),
     subscriptions: createSubscriptionService({
       db,
       pricing,
@@ -270,6 +270,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       clock,
       mail,
       log: app.log,
+      notify: (accountId, e) =>
+        realtime.emitRenewalFailed(accountId, { number: e.number, reclaimOn: e.reclaimOn }),
     }),
     pow,
     profile: createProfileService(db, media, app.log),
@@ -278,6 +280,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     signin,
     verify: createVerifyService(db, signin),
   };
+  carrier.attachCalls?.(callSink(deps.calls));
   registerPurges(jobs, db, clock);
   app.decorate('deps', deps);
   // every committed balance change, whoever made it, reaches the account's sockets (issue 10)

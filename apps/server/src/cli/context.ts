@@ -165,7 +165,7 @@ function localSubscriptions(db: Database, env: Env) {
   return createSubscriptionService({
     db,
     pricing: createPricing(db),
-    supply: createNumberSupply(),
+    supply: createNumberSupply(env),
     jobs,
     clock: systemClock,
     mail,

@@ -4,6 +4,7 @@ import {
   type ClientToServerEvents,
   type CodeSmsEvent,
   type Lang,
+  type RenewalFailedEvent,
   type ServerToClientEvents,
 } from '@numa/contract';
 import { toReceiveMessage, type MessageRow } from '../services/chats';
@@ -70,6 +71,11 @@ export class RealtimeHub {
     if (!io) return;
     for (const lang of langs)
       io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+  }
+
+  /** A number's rent could not be paid: to every socket of the account. */
+  emitRenewalFailed(accountId: number, event: RenewalFailedEvent) {
+    this.io?.to(accountRoom(accountId)).emit(socketEvents.renewalFailed, event);
   }
 
   /** A code SMS arrived on a number the account locked: to every socket of the account. */

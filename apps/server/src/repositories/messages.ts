@@ -79,6 +79,9 @@ export interface NewMessage {
   highlightText?: string;
   /** The wanted date (default now); the stored one is later when the conversation already has it. */
   date?: number;
+  /** A voice message's transcript and speech-to-text status, when known on arrival. */
+  stt?: string | undefined;
+  sttStatus?: number | undefined;
 }
 
 export const messagesRepo = {
@@ -169,6 +172,8 @@ export const messagesRepo = {
         carrier_id: m.carrierId ?? null,
         highlight_target: m.highlightTarget ?? '',
         highlight_text: m.highlightText ?? '',
+        ...(m.stt !== undefined ? { stt: m.stt } : {}),
+        ...(m.sttStatus !== undefined ? { stt_status: m.sttStatus } : {}),
       })
       .returning(cols)
       .executeTakeFirstOrThrow();
