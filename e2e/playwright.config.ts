@@ -35,7 +35,8 @@ export default defineConfig({
     command: `node ${path.resolve(import.meta.dirname, '../apps/server/dist/server.js')}`,
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // a loaded machine can take most of a minute to start the server (migrations on a new PGlite)
+    timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', IP_RATE_LIMIT_FACTOR: '100' },
