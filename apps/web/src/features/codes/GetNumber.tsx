@@ -153,10 +153,6 @@ export function GetNumber({
             <Loading label={t('app.loading')} />
           ) : numbers.isError ? (
             <LoadFailed onRetry={() => numbers.refetch()} />
-          ) : (numbers.data.numbers.length ?? 0) === 0 ? (
-            <p className="codes-empty muted" role="status">
-              {t('codes.noNumber')}
-            </p>
           ) : (
             <>
               {(numbers.data.numbers.length ?? 0) > constants.codeNumberSearchAbove && (
@@ -170,6 +166,8 @@ export function GetNumber({
                   <Input className="input" />
                 </SearchField>
               )}
+              {/* the sentinel stands for a fresh number even when none is listed (a supplier that hands
+                  out numbers lists none); an empty pool answers 500000, the no-number dialog */}
               <RadioGroup
                 className="codes-numbers"
                 aria-label={t('codes.numbers')}
@@ -201,7 +199,7 @@ export function GetNumber({
           </Checkbox>
           <Button
             className="button primary large"
-            isDisabled={running || locking || !numbers.data?.numbers.length}
+            isDisabled={running || locking || !numbers.data}
             onPress={() => void start(choice === NEW ? undefined : choice)}
           >
             {running && layout === 'jiema'
