@@ -72,6 +72,10 @@ const samples: [string, string, string | null][] = [
   ['[Netflix] Your verification code is 8821. It expires in 15 minutes.', '8821', 'netflix'],
   ['您的验证码为 ８７６５４３，请在10分钟内完成验证。', '876543', null],
   ['验证码：2468（10分钟内有效），请勿告诉他人。', '2468', null],
+  ['【京东】验证码：382910，您正在登录京东账号，切勿告知他人。', '382910', null],
+  ['【美团】您的验证码是 5721，请在 2 分钟内填写。如非本人操作请忽略。', '5721', null],
+  ['【支付宝】校验码 839201，你正在使用支付宝进行身份验证，需要你在 10 分钟内完成。', '839201', 'alibaba'],
+  ['【微信支付】您的验证码为 661245，有效期5分钟。', '661245', 'wechat'],
   ['Code de vérification : 112244', '112244', null],
   ['Your verification code is 3141 - valid for 10 minutes', '3141', null],
 ];
