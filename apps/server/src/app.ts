@@ -231,7 +231,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       carrier,
       log: app.log,
     }),
-    codesOperator: createCodesOperator(db),
+    codesOperator: createCodesOperator(db, codeSupply),
     contacts: createContactService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),

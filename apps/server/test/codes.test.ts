@@ -559,6 +559,14 @@ describe(`verification codes (${testDbKind})`, () => {
     await real.ready();
     try {
       expect(await supply.prices({ app: 'whatsapp', country: 'US' })).toEqual({ cost: 0.5, count: 42 });
+      expect(await real.deps.codesOperator.supplierPrices('whatsapp', 'US')).toEqual({
+        supplier: 'smsactivate',
+        prices: { cost: 0.5, count: 42 },
+      });
+      expect(await real.deps.codesOperator.supplierPrices('telegram', 'US')).toEqual({
+        supplier: 'smsactivate',
+        prices: null,
+      });
       await expect(
         new SmsActivateSupply({ url, apiKey: 'wrong-key-1', pollEveryMs: 5000 }).acquire({
           app: 'whatsapp',

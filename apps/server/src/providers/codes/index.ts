@@ -5,7 +5,7 @@ import { SimulatedCodeSupply } from './simulator';
 import { SmsActivateSupply } from './smsActivate';
 
 /** The code-number supplier CODE_SUPPLIER names; a missing setting stops the start with its name. */
-export function createCodeSupply(env: Env, log: FastifyBaseLogger): CodeSupplyPort {
+export function createCodeSupply(env: Env, log?: FastifyBaseLogger): CodeSupplyPort {
   if (env.CODE_SUPPLIER === 'simulator')
     return new SimulatedCodeSupply({
       sendAfterMs: env.CODE_SIM_SEND_AFTER_MS,
