@@ -54,7 +54,7 @@ import { createChatService, type ChatOptions } from './services/chats';
 import { createCodesService } from './services/codes';
 import { createCodesOperator } from './services/codes/operator';
 import type { CodeSupplyPort } from './providers/codes/port';
-import { SimulatedCodeSupply } from './providers/codes/simulator';
+import { createCodeSupply } from './providers/codes';
 import { createContactService } from './services/contacts';
 import { createDemoService } from './services/demo';
 import { createDevService } from './services/dev';
@@ -197,9 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
   const numberSupply = opts.numberSupply ?? createNumberSupply(env, app.log);
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
-  const codeSupply: CodeSupplyPort =
-    opts.codeSupply ??
-    new SimulatedCodeSupply({ sendAfterMs: env.CODE_SIM_SEND_AFTER_MS, failRate: env.CODE_SIM_FAIL_RATE });
+  const codeSupply: CodeSupplyPort = opts.codeSupply ?? createCodeSupply(env, app.log);
   const deps: Deps = {
     env,
     dev,
@@ -225,9 +223,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       stt,
       log: app.log,
       ...(opts.chats ? { options: opts.chats } : {}),
+      codeInbound: (m) => deps.codes.carrierInbound(m),
     }),
-    codes: createCodesService({ db, jobs, pricing, clock, realtime, supply: codeSupply, log: app.log }),
-    codesOperator: createCodesOperator(db),
+    codes: createCodesService({
+      db,
+      jobs,
+      pricing,
+      clock,
+      realtime,
+      supply: codeSupply,
+      carrier,
+      log: app.log,
+    }),
+    codesOperator: createCodesOperator(db, codeSupply),
     contacts: createContactService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),

@@ -26,6 +26,27 @@ const hostTable = z.string().transform((s, ctx) => {
   return table;
 });
 
+/** `key=value` pairs, comma-separated (letters, digits, `_.-` on both sides). */
+const pairs = (name: string) =>
+  z
+    .string()
+    .default('')
+    .transform((s, ctx) => {
+      const out: Record<string, string> = {};
+      for (const pair of s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([A-Za-z0-9_.-]+)=([A-Za-z0-9_.-]+)$/.exec(pair);
+        if (!m) {
+          ctx.addIssue({ code: 'custom', message: `${name} entry "${pair}" is not key=value` });
+          return z.NEVER;
+        }
+        out[m[1]!] = m[2]!;
+      }
+      return out;
+    });
+
 /**
  * Every environment variable the server reads, validated in one place. The README's Configuration
  * section lists the same names.
@@ -87,8 +108,27 @@ export const EnvSchema = z.object({
     .string()
     .regex(/^BU[0-9a-fA-F]{32}$/, 'expected BU followed by 32 hex digits')
     .optional(),
-  /** Code-number supplier (verification codes): the built-in simulator (platform pool, simulated apps). */
-  CODE_SUPPLIER: z.enum(['simulator']).default('simulator'),
+  /**
+   * Code-number supplier (verification codes): the built-in simulator (platform pool, simulated apps)
+   * or `smsactivate`, a supplier speaking the SMS-Activate protocol (SMS-Activate itself, 5sim's and
+   * others' compatible endpoints).
+   */
+  CODE_SUPPLIER: z.enum(['simulator', 'smsactivate']).default('simulator'),
+  /** CODE_SUPPLIER=smsactivate: the supplier's handler_api.php address. */
+  CODE_SUPPLIER_URL: z.string().url().default('https://api.sms-activate.org/stubs/handler_api.php'),
+  /** CODE_SUPPLIER=smsactivate: the supplier's API key (`api_key`). */
+  CODE_SUPPLIER_API_KEY: z.string().min(8).optional(),
+  /** CODE_SUPPLIER=smsactivate: how often a live activation is asked for its SMS (ms, through the jobs queue). */
+  CODE_SUPPLIER_POLL_MS: z.coerce.number().int().min(1000).max(60_000).default(5000),
+  /** CODE_SUPPLIER=smsactivate: `app=service` pairs over the built-in SMS-Activate service codes (`whatsapp=wa,…`). */
+  CODE_SUPPLIER_SERVICES: pairs('CODE_SUPPLIER_SERVICES'),
+  /** CODE_SUPPLIER=smsactivate: `ISO=id` pairs over the built-in country ids (`US=187,GB=16,…`). */
+  CODE_SUPPLIER_COUNTRIES: pairs('CODE_SUPPLIER_COUNTRIES'),
+  /**
+   * Where the applist front page's Next goes: our own public page for an app and country. `{app}` and
+   * `{country}` are filled in; a path is on this site, a full URL opens in a new tab.
+   */
+  CODES_PUBLIC_PAGE_URL: z.string().min(1).default('/receive/{app}/{country}'),
   /** Simulator: when a simulated app sends its code after a lock (ms). */
   CODE_SIM_SEND_AFTER_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
   /** Simulator: the share of locks whose app never sends (0 to 1), as real apps fail now and then. */

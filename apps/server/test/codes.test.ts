@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, fromMinor, socketEvents, type CodeSmsEvent } from '@numa/contract';
 import { buildApp } from '../src/app';
@@ -6,6 +8,7 @@ import { brandFlag, type OpenContext } from '../src/cli/context';
 import { ManualClock } from '../src/lib/clock';
 import { detectApp, extractCode } from '../src/services/codes/parse';
 import { simulatedCodeSms } from '../src/providers/codes/simulator';
+import { SmsActivateSupply } from '../src/providers/codes/smsActivate';
 import { client, testDbKind, testEnv } from './helpers';
 import { connect, credit, startChatApp, until, type ListeningApp } from './chat-support';
 
@@ -69,6 +72,10 @@ const samples: [string, string, string | null][] = [
   ['[Netflix] Your verification code is 8821. It expires in 15 minutes.', '8821', 'netflix'],
   ['您的验证码为 ８７６５４３，请在10分钟内完成验证。', '876543', null],
   ['验证码：2468（10分钟内有效），请勿告诉他人。', '2468', null],
+  ['【京东】验证码：382910，您正在登录京东账号，切勿告知他人。', '382910', null],
+  ['【美团】您的验证码是 5721，请在 2 分钟内填写。如非本人操作请忽略。', '5721', null],
+  ['【支付宝】校验码 839201，你正在使用支付宝进行身份验证，需要你在 10 分钟内完成。', '839201', 'alibaba'],
+  ['【微信支付】您的验证码为 661245，有效期5分钟。', '661245', 'wechat'],
   ['Code de vérification : 112244', '112244', null],
   ['Your verification code is 3141 - valid for 10 minutes', '3141', null],
 ];
@@ -424,6 +431,200 @@ describe(`verification codes (${testDbKind})`, () => {
     expect((await admin('codes', 'refund', smsId)).out).toContain('refunded: balance 0.67 → 1');
     expect((await admin('codes', 'refund', smsId)).out).toContain('already refunded');
     expect(await balanceOf(a.id)).toBe(1);
+  });
+
+  it('takes code SMS on our own numbers from the carrier (a repeated webhook charges once) and sends from a verification number as a charged SMS', async () => {
+    const a = await user(1);
+    const b = await user(1);
+    const locked = await a.c.get('/web/lockVerificationCodePhone', { app: 'google', code: 'GB' });
+    const number = locked.body.data.phone as string;
+    expect(locked.body.data.canSendCodeSms).toBe(true);
+    // the carrier brings the SMS; its webhook is repeated (twice at once, once later): one code, one charge
+    const inbound = () =>
+      t.app.deps.chats.sink.inbound({
+        carrierId: 'SM0123456789abcdef',
+        from: 'Google',
+        to: `+${number}`,
+        text: 'G-482913 is your Google verification code.',
+        media: [],
+      });
+    const got = await Promise.all([inbound(), inbound()]);
+    expect(got).toEqual([{ delivered: true }, { delivered: true }]);
+    expect(await inbound()).toEqual({ delivered: true });
+    const poll = await a.c.get('/web/getVerificationCodeSmsList', { app: 'google', number, count: 170 });
+    expect(poll.body.data.smsList).toMatchObject([{ code: '482913', charge: 0.1 }]);
+    expect(await balanceOf(a.id)).toBe(0.9);
+    // a pool number nobody has locked: the carrier's SMS is dropped, nobody pays
+    expect(
+      await t.app.deps.chats.sink.inbound({
+        carrierId: 'SMffff',
+        from: 'Google',
+        to: '+447700900115',
+        text: 'G-111111 is your Google verification code.',
+        media: [],
+      }),
+    ).toEqual({ delivered: false });
+
+    // a reply from the number: charged as an SMS to the destination, with its bill (type 2)
+    const sent = await a.c.post('/web/sendCodeSms', {
+      from: number,
+      to: '+14155550134',
+      app: 'google',
+      text: 'Hello from my verification number',
+    });
+    expect(sent.body.retcode, JSON.stringify(sent.body)).toBe(0);
+    expect(sent.body.data.smsId).toMatch(/^code-out:/);
+    await t.app.deps.jobs.drain();
+    expect(await balanceOf(a.id)).toBe(0.892);
+    const bills = await t.db.query<{ type: number; charge: number }>(
+      `SELECT type, charge::float8 AS charge FROM ledger WHERE account_id = $1 ORDER BY id`,
+      [a.id],
+    );
+    expect(bills.slice(-2).map((r) => r.type)).toEqual([6, 2]);
+    // the carrier refuses the destination for good: the charge comes back (bill type 8), once
+    const refused = await a.c.post('/web/sendCodeSms', {
+      from: number,
+      to: '+61400000000',
+      app: 'google',
+      text: 'to nowhere',
+    });
+    expect(refused.body.retcode).toBe(0);
+    await t.app.deps.jobs.drain();
+    expect(await balanceOf(a.id)).toBe(0.892);
+    // not B's number; bad input is an envelope error
+    const other = await b.c.post('/web/sendCodeSms', {
+      from: number,
+      to: '+14155550134',
+      app: 'google',
+      text: 'x',
+    });
+    expect([other.status, other.body.retcode]).toEqual([403, 100003]);
+    const empty = await a.c.post('/web/sendCodeSms', {
+      from: number,
+      to: '+14155550134',
+      app: 'google',
+      text: ' ',
+    });
+    expect([empty.status, empty.body.retcode]).toEqual([400, 100001]);
+    expect(await balanceOf(b.id)).toBe(1);
+  });
+
+  it('speaks the SMS-Activate protocol to a real supplier: activation, polling through the jobs queue, one charge per code, cancel on expiry', async () => {
+    // a local stand-in for the supplier's handler_api.php, answering as its public documentation shows
+    const calls: string[] = [];
+    let numberAnswer = 'ACCESS_NUMBER:7012345:12065550188';
+    let status = 'STATUS_WAIT_CODE';
+    const fake: Server = createServer((req, res) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      const action = q.get('action')!;
+      calls.push(
+        [action, q.get('service'), q.get('country'), q.get('id'), q.get('status')].filter(Boolean).join(' '),
+      );
+      const answer = (() => {
+        if (q.get('api_key') !== 'fake-key-123') return 'BAD_KEY';
+        switch (action) {
+          case 'getNumber':
+            return numberAnswer;
+          case 'getStatus':
+            return status;
+          case 'getFullSms':
+            return status.startsWith('STATUS_OK')
+              ? "FULL_SMS:<#> Your WhatsApp code: 123-456\nDon't share this code with others"
+              : 'STATUS_WAIT_CODE';
+          case 'setStatus':
+            return {
+              '1': 'ACCESS_READY',
+              '3': 'ACCESS_RETRY_GET',
+              '6': 'ACCESS_ACTIVATION',
+              '8': 'ACCESS_CANCEL',
+            }[q.get('status')!]!;
+          case 'getPrices':
+            return JSON.stringify({ '187': { wa: { cost: 0.5, count: 42 } } });
+          default:
+            return 'BAD_ACTION';
+        }
+      })();
+      res.writeHead(200, { 'content-type': 'text/plain' }).end(answer);
+    });
+    await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/stubs/handler_api.php`;
+    const supply = new SmsActivateSupply({ url, apiKey: 'fake-key-123', pollEveryMs: 5000 });
+    const real = await buildApp({
+      env: testEnv(),
+      db: t.db,
+      clock,
+      jobs: { pollMs: 60_000 },
+      codeSupply: supply,
+    });
+    await real.ready();
+    try {
+      expect(await supply.prices({ app: 'whatsapp', country: 'US' })).toEqual({ cost: 0.5, count: 42 });
+      expect(await real.deps.codesOperator.supplierPrices('whatsapp', 'US')).toEqual({
+        supplier: 'smsactivate',
+        prices: { cost: 0.5, count: 42 },
+      });
+      expect(await real.deps.codesOperator.supplierPrices('telegram', 'US')).toEqual({
+        supplier: 'smsactivate',
+        prices: null,
+      });
+      await expect(
+        new SmsActivateSupply({ url, apiKey: 'wrong-key-1', pollEveryMs: 5000 }).acquire({
+          app: 'whatsapp',
+          country: 'US',
+        }),
+      ).rejects.toMatchObject({ kind: 'refused', answer: 'BAD_KEY' });
+
+      const a = await user(1);
+      const c = client(real, 'localhost');
+      c.setToken(a.token);
+      const locked = await c.get('/web/lockVerificationCodePhone', { app: 'whatsapp', code: 'US' });
+      expect(locked.body.retcode, JSON.stringify(locked.body)).toBe(0);
+      expect(locked.body.data).toMatchObject({ phone: '12065550188', canSub: 0, codeRate: 0.25 });
+      expect(calls).toContain('getNumber wa 187');
+      // nothing yet: a poll through the jobs queue asks, nothing is charged
+      clock.advance(5_000);
+      await real.deps.jobs.drain();
+      expect(calls).toContain('getStatus 7012345');
+      expect(await balanceOf(a.id)).toBe(1);
+      // the code arrives at the supplier: the next poll stores it with its full text and charges once,
+      // however often the supplier repeats it
+      status = 'STATUS_OK:123456';
+      for (let i = 0; i < 3; i++) {
+        clock.advance(5_000);
+        await real.deps.jobs.drain();
+      }
+      const poll = await c.get('/web/getVerificationCodeSmsList', {
+        app: 'whatsapp',
+        number: '12065550188',
+        count: 170,
+      });
+      expect(poll.body.data.smsList).toMatchObject([{ code: '123456', charge: 0.25 }]);
+      expect(poll.body.data.smsList[0].text).toContain('Your WhatsApp code: 123-456');
+      expect(await balanceOf(a.id)).toBe(0.75);
+      expect(calls).toContain('setStatus 7012345 3');
+      // Done: the activation is completed at the supplier
+      await c.get('/web/getVerificationCodeSmsList', { app: 'whatsapp', number: '12065550188', count: 0 });
+      expect(calls).toContain('setStatus 7012345 6');
+
+      // none free at the supplier: 500000 with HTTP 400
+      numberAnswer = 'NO_NUMBERS';
+      const none = await c.get('/web/lockVerificationCodePhone', { app: 'telegram', code: 'US' });
+      expect([none.status, none.body.retcode]).toEqual([400, 500000]);
+      // a lock that expires with no code: cancelled at the supplier, the balance unchanged
+      numberAnswer = 'ACCESS_NUMBER:7012399:12065550187';
+      status = 'STATUS_WAIT_CODE';
+      const quiet = await c.get('/web/lockVerificationCodePhone', { app: 'telegram', code: 'US' });
+      expect(quiet.body.data.phone).toBe('12065550187');
+      clock.advance(constants.codeLockMs);
+      await real.deps.jobs.drain();
+      expect(calls).toContain('setStatus 7012399 8');
+      expect(await balanceOf(a.id)).toBe(0.75);
+      const ended = await t.db.query(`SELECT end_reason FROM code_locks WHERE supplier_ref = '7012399'`);
+      expect(ended).toEqual([{ end_reason: 'expired' }]);
+    } finally {
+      await real.close();
+      await new Promise((r) => fake.close(r));
+    }
   });
 });
 

@@ -20,6 +20,7 @@ import { createPaymentService } from '../services/payments';
 import { createJobs } from '../jobs';
 import { systemClock } from '../lib/clock';
 import { paymentProviders } from '../providers/payments';
+import { createCodeSupply } from '../providers/codes';
 import type { FastifyBaseLogger } from 'fastify';
 import { createReviewService } from '../services/review';
 import type { Deps } from '../types';
@@ -102,7 +103,7 @@ export async function contextOn(
     env,
     brand,
     out,
-    codesOperator: createCodesOperator(db),
+    codesOperator: createCodesOperator(db, createCodeSupply(env)),
     demo: createDemoService(db),
     media,
     numbers: createNumbersService(db),

@@ -40,6 +40,11 @@ export type IdemKind =
   | 'code-renew'
   /** an operator's refund of a code SMS: (smsId) */
   | 'code-refund'
+  /** a real code supplier's n-th poll of a lock: (lock id, n) */
+  | 'code-poll'
+  /** a text sent from a verification number: its charge and carrier job (account, smsId) / its refund (smsId) */
+  | 'code-send'
+  | 'code-send-refund'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

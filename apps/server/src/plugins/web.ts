@@ -10,6 +10,8 @@ import { ApiError } from '../lib/errors';
 export interface ClientConfig {
   brand: Brand['id'];
   mobileSiteUrl: string;
+  /** The applist front page's Next: our public page of an app and country (`{app}`, `{country}` filled in). */
+  codesPublicPageUrl: string;
   dev: boolean;
 }
 
@@ -59,6 +61,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     const config: ClientConfig = {
       brand: brand.id,
       mobileSiteUrl: app.deps.env.MOBILE_SITE_URL,
+      codesPublicPageUrl: app.deps.env.CODES_PUBLIC_PAGE_URL,
       dev: app.deps.dev,
     };
     const script = `window.__NUMA__=${JSON.stringify(config).replace(/</g, '\\u003c')};`;

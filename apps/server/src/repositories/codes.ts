@@ -161,7 +161,7 @@ export const codesRepo = {
   async freeNumbers(
     q: Q,
     p: {
-      supplier: string;
+      suppliers: string[];
       app: string;
       country: string;
       accountId: number | null;
@@ -173,7 +173,7 @@ export const codesRepo = {
     return q
       .selectFrom('code_pool as p')
       .select(poolCols)
-      .where('p.supplier', '=', p.supplier)
+      .where('p.supplier', 'in', p.suppliers)
       .where('p.country', '=', p.country)
       .where('p.enabled', '=', true)
       .where(takesApp(p.app))
@@ -295,6 +295,28 @@ export const codesRepo = {
       .returning('id')
       .executeTakeFirst();
     return row ? codesRepo.lockById(tx, row.id) : null;
+  },
+
+  /** The supplier's activation id of the account's last lock of (phone, app) before `beforeId` that had one. */
+  async lastSupplierRef(
+    q: Q,
+    accountId: number,
+    phone: string,
+    app: string,
+    beforeId: number,
+  ): Promise<string | null> {
+    const row = await q
+      .selectFrom('code_locks')
+      .select('supplier_ref')
+      .where('account_id', '=', accountId)
+      .where('phone', '=', phone)
+      .where('app', '=', app)
+      .where('id', '<', beforeId)
+      .where('supplier_ref', 'is not', null)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.supplier_ref ?? null;
   },
 
   async setSupplierRef(q: Q, lockId: number, ref: string) {

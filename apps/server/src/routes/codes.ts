@@ -96,4 +96,18 @@ export default async function codeRoutes(app: FastifyInstance) {
       lang: ctx.lang,
     }),
   );
+  route(
+    app,
+    endpoints.sendCodeSms,
+    async ({ input, session, ctx }) =>
+      codes.send({
+        accountId: session.accountId,
+        brand: ctx.brand.id,
+        from: input.from,
+        to: input.to,
+        app: input.app,
+        text: input.text,
+      }),
+    { accountCost: 5 },
+  );
 }

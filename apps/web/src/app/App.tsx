@@ -4,7 +4,7 @@ import { I18nProvider } from 'react-aria-components';
 import { endpoints } from '@numa/contract';
 import { GlobalDialogs } from '../components/GlobalDialogs';
 import { call } from '../lib/api';
-import { brand } from '../lib/config';
+import { brand, publicCodePath } from '../lib/config';
 import { i18n } from '../lib/i18n';
 import { onQuotaExceeded } from '../lib/storage';
 import { onSessionReset, useSession } from '../stores/session';
@@ -20,32 +20,41 @@ import { MobileNotice } from './MobileNotice';
 const AppShell = lazyNamed(() => import('./AppShell'), 'AppShell');
 const FrontPage = lazyNamed(() => import('../features/front/FrontPage'), 'FrontPage');
 const AppListFrontPage = lazyNamed(() => import('../features/front/AppListFrontPage'), 'AppListFrontPage');
+const PublicCodePage = lazyNamed(() => import('../features/codes/PublicCodePage'), 'PublicCodePage');
 const QueryScope = lazyNamed(() => import('./QueryScope'), 'QueryScope');
 
 onSessionReset(() => useUi.getState().reset());
 
-/** Anonymous visitors: the front page at `/` on the applist brand, the login screen elsewhere. */
+/**
+ * Anonymous visitors: the front page at `/` on the applist brand, our public page of an app and
+ * country at `/receive/<app>/<country>`, the login screen elsewhere.
+ */
 function Anonymous() {
+  const [publicCodes] = useState(() => publicCodePath(window.location.pathname));
   const [front, setFront] = useState(
     () =>
       window.location.pathname === '/front' ||
+      !!publicCodes ||
       (brand.frontPage === 'applist' && window.location.pathname === '/'),
   );
   const setFrontPage = useUi((s) => s.setFrontPage);
   useEffect(() => {
     setFrontPage(front);
     const path = front ? '/front' : '/login';
-    if (window.location.pathname !== path && !(front && window.location.pathname === '/'))
+    const keep = front && (window.location.pathname === '/' || publicCodes);
+    if (window.location.pathname !== path && !keep)
       window.history.replaceState(null, '', path + window.location.search);
     return () => setFrontPage(false);
-  }, [front, setFrontPage]);
+  }, [front, publicCodes, setFrontPage]);
   useEffect(() => {
     document.title = front ? brand.name[i18n.language === 'zh' ? 'zh' : 'en'] : i18n.t('front.login');
   }, [front]);
   if (!front) return <LoginScreen onShowFront={() => setFront(true)} />;
   return (
     <QueryScope>
-      {brand.frontPage === 'applist' ? (
+      {publicCodes ? (
+        <PublicCodePage app={publicCodes.app} country={publicCodes.country} onLogin={() => setFront(false)} />
+      ) : brand.frontPage === 'applist' ? (
         <AppListFrontPage onLogin={() => setFront(false)} />
       ) : (
         <FrontPage onLogin={() => setFront(false)} />

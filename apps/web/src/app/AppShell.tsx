@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../components/Spinner';
 import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
+import { currentLanguageCode } from '../lib/i18n';
 import { retmsg } from '@numa/contract';
 import { tabViews } from './areas';
 import { Rail, unreadLabel } from './Rail';
@@ -26,8 +27,26 @@ export function AppShell() {
 
   // messages arrive (unread counts, sound, notifications, the title) whichever tab is open
   useEffect(() => {
-    if (token && tabs.includes('chats'))
+    if (!token) return;
+    if (tabs.includes('chats')) {
       void import('../features/chats/state/service').then((m) => m.getChatService());
+      return;
+    }
+    // a brand without chats (jiema) still hears its balance (a paid top-up's dialog, a code's charge)
+    // and the server's session codes on the real-time channel
+    let socket: { close(): void } | null = null;
+    let closed = false;
+    void import('../lib/socket').then(({ openChatSocket }) => {
+      if (closed) return;
+      socket = openChatSocket(
+        { token, languagecode: currentLanguageCode() },
+        { onMessage() {}, onState() {}, onReconnect() {} },
+      );
+    });
+    return () => {
+      closed = true;
+      socket?.close();
+    };
   }, [token]);
 
   // a tab this brand hides is never shown, even from an old link

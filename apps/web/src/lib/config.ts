@@ -4,6 +4,8 @@ import { BrandId, brandIds, brands, defaultBrandId, type Brand } from '@numa/con
 export interface ClientConfig {
   brand: BrandId;
   mobileSiteUrl: string;
+  /** The applist front page's Next: our public page of an app and country (`{app}`, `{country}` filled in). */
+  codesPublicPageUrl?: string;
   dev: boolean;
 }
 
@@ -23,4 +25,18 @@ function fromHost(): ClientConfig {
 const parsed = BrandId.safeParse(window.__NUMA__?.brand);
 export const config: ClientConfig = parsed.success && window.__NUMA__ ? window.__NUMA__ : fromHost();
 export const brand: Brand = brands[config.brand];
+/** Our public page of an app and country (the applist front page's Next). */
+export function codesPublicPage(app: string, country: string): string {
+  const template = config.codesPublicPageUrl || '/receive/{app}/{country}';
+  return template
+    .replaceAll('{app}', encodeURIComponent(app))
+    .replaceAll('{country}', encodeURIComponent(country));
+}
+
+/** The app and country of our public code page's path (`/receive/<app>/<country>`), or null. */
+export function publicCodePath(pathname: string): { app: string; country: string } | null {
+  const m = /^\/receive\/([A-Za-z0-9_.-]{1,64})\/([A-Za-z]{2})\/?$/.exec(pathname);
+  return m ? { app: m[1]!, country: m[2]!.toUpperCase() } : null;
+}
+
 export const webVersion: string = typeof __WEB_VERSION__ === 'string' ? __WEB_VERSION__ : '0.0.0';

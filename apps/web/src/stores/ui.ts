@@ -47,13 +47,18 @@ interface UiState {
 export function parsePath(pathname: string): { tab: RailTab | null; panel: AccountPanel | null } {
   const [first, second] = pathname.split('/').filter(Boolean);
   if (first === 'account') {
-    const panel = (accountPanels as readonly string[]).includes(second ?? '') ? (second as AccountPanel) : null;
+    const panel = (accountPanels as readonly string[]).includes(second ?? '')
+      ? (second as AccountPanel)
+      : null;
     return { tab: 'tabAccount', panel };
   }
+  // our public code page (/receive/<app>/<country>) opens the verification tab when signed in
+  if (first === 'receive') return { tab: 'verification', panel: null };
   const tab = (railTabs as readonly string[]).includes(first ?? '') ? (first as RailTab) : null;
   return { tab, panel: null };
 }
-export const pathOf = (tab: RailTab, panel: AccountPanel) => (tab === 'tabAccount' ? `/account/${panel}` : `/${tab}`);
+export const pathOf = (tab: RailTab, panel: AccountPanel) =>
+  tab === 'tabAccount' ? `/account/${panel}` : `/${tab}`;
 
 let snackSeq = 0;
 const initial = parsePath(window.location.pathname);
@@ -96,7 +101,15 @@ export const useUi = create<UiState>((set, get) => ({
   setCaptchaOpen: (captchaOpen) => set({ captchaOpen }),
   setUnread: (unread) => set({ unread }),
   reset: () =>
-    set({ alert: null, snackbar: null, progress: null, confirmLogout: false, errorDialog: null, captchaOpen: false, unread: 0 }),
+    set({
+      alert: null,
+      snackbar: null,
+      progress: null,
+      confirmLogout: false,
+      errorDialog: null,
+      captchaOpen: false,
+      unread: 0,
+    }),
 }));
 
 window.addEventListener('popstate', () => {

@@ -77,6 +77,21 @@ export const codeCommands: Command[] = [
     },
   },
   {
+    name: 'codes supplier-prices',
+    usage: 'codes supplier-prices <app> <country>',
+    summary:
+      "What the code supplier (CODE_SUPPLIER) charges us for an app's number in a country, and how many it has.",
+    async run(ctx, [app, country]) {
+      if (!app || !country) throw new CliError('Usage: codes supplier-prices <app> <country>');
+      const res = await guard(() => ctx.codesOperator.supplierPrices(app, country.toUpperCase()));
+      ctx.out(
+        res.prices
+          ? `${res.supplier}: ${app} in ${country.toUpperCase()} costs ${res.prices.cost} (the supplier's currency), ${res.prices.count} number(s) free`
+          : `${res.supplier}: ${app} in ${country.toUpperCase()} is not sold`,
+      );
+    },
+  },
+  {
     name: 'codes refund',
     usage: 'codes refund <smsId>',
     summary: "Give a code's charge back (bill type 8, refund; once per code).",

@@ -132,6 +132,7 @@ export interface SimulatorOptions {
 /** The built-in supplier: the platform pool and simulated apps (the default; no outside world). */
 export class SimulatedCodeSupply implements CodeSupplyPort {
   readonly name = 'simulator';
+  readonly handsOutNumbers = false;
   constructor(private readonly opts: SimulatorOptions) {}
 
   locked(p: { lockId: number; phone: string; app: string; country: string; lang: 'en' | 'zh' }) {

@@ -21,13 +21,15 @@ export function createInbound(deps: {
   media: MediaService;
   realtime: RealtimeHub;
   log: FastifyBaseLogger;
+  /** A number no account holds may be a verification-code number of the pool (services/codes). */
+  codeInbound?: (m: InboundMessage) => Promise<{ delivered: boolean } | null>;
 }) {
   const { db, carrier, media, realtime, log } = deps;
 
   return async function inbound(m: InboundMessage): Promise<{ delivered: boolean }> {
     const to = m.to.replace(/\D/g, '');
     const holder = await numbersRepo.byFullNumber(db.q, to);
-    if (!holder) return { delivered: false };
+    if (!holder) return (await deps.codeInbound?.(m)) ?? { delivered: false };
     const from = m.from.replace(/[^A-Za-z0-9]/g, '').slice(0, 16);
     if (from.length < 3) {
       log.warn({ from: m.from, to }, 'inbound message without a usable sender dropped');

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db';
 import type { Jobs } from '../../jobs';
-import type { CarrierPort, CarrierSink } from '../../providers/carrier/port';
+import type { CarrierPort, CarrierSink, InboundMessage } from '../../providers/carrier/port';
 import type { SttPort } from '../../providers/stt/port';
 import type { RealtimeHub } from '../../realtime/hub';
 import { rateEventsRepo } from '../../repositories/rateEvents';
@@ -42,6 +42,8 @@ export function createChatService(deps: {
   stt: SttPort;
   log: FastifyBaseLogger;
   options?: Partial<ChatOptions>;
+  /** Inbound SMS to a verification-code number of the pool go to the codes service. */
+  codeInbound?: (m: InboundMessage) => Promise<{ delivered: boolean } | null>;
 }) {
   const { db, carrier, log } = deps;
   const options: ChatOptions = { ...defaultChatOptions, ...deps.options };

@@ -16,15 +16,18 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../../db';
 import type { Jobs } from '../../jobs';
+import type { JobPayloads } from '../../jobs/types';
 import type { Clock } from '../../lib/clock';
 import { ApiError, isApiError } from '../../lib/errors';
 import { idemKey } from '../../lib/idem';
-import type { CodeSupplyPort } from '../../providers/codes/port';
+import { CarrierError, type CarrierPort, type InboundMessage } from '../../providers/carrier/port';
+import { CodeSupplyError, type CodeSupplyPort } from '../../providers/codes/port';
 import type { RealtimeHub } from '../../realtime/hub';
 import { accountsRepo } from '../../repositories/accounts';
 import { catalogueRepo } from '../../repositories/catalogue';
 import { codesRepo, type CodeSmsRow, type LockRow } from '../../repositories/codes';
 import { ledger } from '../../repositories/ledger';
+import { phoneFacts } from '../../lib/sms';
 import { nextMonthIso } from '../numbers';
 import { assertProfileReady, profileStatusOf } from '../profile';
 import type { Pricing } from '../pricing';
@@ -40,10 +43,24 @@ declare module '../../jobs/types' {
     'codes.simSend': { lockId: number; sender: string; text: string };
     /** A kept verification number's month is up (due, epoch ms): charge the next one, or let it lapse. */
     'codes.renew': { phone: string; app: string; accountId: number; due: number };
+    /** A real supplier is asked what a live lock's activation received (the n-th time). */
+    'codes.supplierPoll': { lockId: number; n: number };
+    /** A text sent from a verification number (sendCodeSms), charged already: hand it to the carrier. */
+    'codes.send': {
+      smsId: string;
+      accountId: number;
+      from: string;
+      to: string;
+      text: string;
+      charge: number;
+      segments: number;
+    };
   }
 }
 
 const dayMs = 86_400_000;
+/** The pool's supplier name of our own numbers at the carrier (their codes come in through the carrier's inbound side). */
+export const carrierPool = 'carrier';
 
 /** A code SMS as a supplier or the carrier brings it. */
 export interface InboundCodeSms {
@@ -116,9 +133,17 @@ export function createCodesService(deps: {
   clock: Clock;
   realtime: RealtimeHub;
   supply: CodeSupplyPort;
+  carrier: CarrierPort;
   log: FastifyBaseLogger;
 }) {
-  const { db, jobs, pricing, clock, realtime, supply, log } = deps;
+  const { db, jobs, pricing, clock, realtime, supply, carrier, log } = deps;
+  /** Pool rows of these suppliers are offered: the active supplier's (when it keeps a pool) and our own carrier numbers. */
+  const poolSuppliers = supply.handsOutNumbers ? [carrierPool] : [supply.name, carrierPool];
+  /** A number of the pool can send through the carrier: ours at the carrier, or the simulator's beside the carrier simulator. */
+  const canSendFrom = (supplier: string | undefined) =>
+    supplier === carrierPool || (supplier === 'simulator' && carrier.name === 'simulator');
+  /** Numbers a real supplier hands out per activation are not ours to keep for months. */
+  const keepableSupplier = (supplier: string) => !(supplier === supply.name && supply.handsOutNumbers);
   const now = () => new Date(clock.now());
 
   async function checkAppAndCountry(app: string, country: string, lang: Lang) {
@@ -155,7 +180,7 @@ export function createCodesService(deps: {
   /** Ends a lock and tells the supplier (a lock that ended before is left alone). */
   async function endLock(lockId: number, reason: string, onlyExpired = false) {
     const ended = await codesRepo.endLock(db.q, { id: lockId, reason, now: now(), onlyExpired });
-    if (ended) {
+    if (ended && ended.supplier === supply.name) {
       const codes = await codesRepo.smsOfLock(db.q, ended.id);
       await supply
         .finished({ ref: ended.supplierRef, outcome: codes.length ? 'done' : 'cancel' })
@@ -188,7 +213,7 @@ export function createCodesService(deps: {
         : [];
       const ownPhones = new Set(own.map((n) => n.phone));
       const free = await codesRepo.freeNumbers(db.q, {
-        supplier: supply.name,
+        suppliers: poolSuppliers,
         app: p.app,
         country: p.country,
         accountId: p.accountId,
@@ -268,7 +293,13 @@ export function createCodesService(deps: {
       if (p.number) {
         const mine = await codesRepo.liveLock(db.q, p.number, p.app);
         if (mine && mine.accountId === p.accountId && mine.expiresAt > t)
-          return lockedPhone(mine, name, telCode, keepable ? subRent : null, p.lang);
+          return lockedPhone(
+            mine,
+            name,
+            telCode,
+            keepable && keepableSupplier(mine.supplier) ? subRent : null,
+            p.lang,
+          );
       }
       if ((await codesRepo.liveLockCount(db.q, p.accountId, t)) >= constants.codeMaxLiveLocks) {
         throw new ApiError(400000, null, 'too many numbers locked at once', {
@@ -277,20 +308,24 @@ export function createCodesService(deps: {
         });
       }
 
-      let candidates: string[];
+      const base = { accountId: p.accountId, brand: p.brand, app: p.app, country: p.country, fee };
+      const answer = (row: LockRow) =>
+        lockedPhone(row, name, telCode, keepable && keepableSupplier(row.supplier) ? subRent : null, p.lang);
+
+      let candidates: { phone: string; supplier: string }[];
       if (p.number) {
         const pool = await codesRepo.poolNumber(db.q, p.number);
         const offered =
           pool &&
           pool.enabled &&
-          pool.supplier === supply.name &&
+          (pool.supplier === supply.name || pool.supplier === carrierPool) &&
           pool.country === p.country &&
           (pool.apps === '' || pool.apps.split(',').includes(p.app));
         if (!offered) throw new ApiError(500000, null, 'this number does not take codes of this app');
-        candidates = [p.number];
+        candidates = [{ phone: p.number, supplier: pool.supplier }];
       } else {
         const free = await codesRepo.freeNumbers(db.q, {
-          supplier: supply.name,
+          suppliers: poolSuppliers,
           app: p.app,
           country: p.country,
           accountId: p.accountId,
@@ -298,63 +333,51 @@ export function createCodesService(deps: {
           limit: 8,
           random: true,
         });
-        candidates = free.map((n) => n.phone);
+        candidates = free.map((n) => ({ phone: n.phone, supplier: n.supplier }));
       }
 
-      for (const phone of candidates) {
-        const lock = await db.tx(async (tx) => {
-          const holder = await codesRepo.numberHolder(tx, phone, p.app);
-          if (holder && holder.accountId !== p.accountId && (holder.subStatus === 1 || holder.validUntil > t))
-            return null;
-          const expired = await codesRepo.endExpiredOn(tx, phone, p.app, t);
-          const row = await codesRepo.insertLock(tx, {
-            accountId: p.accountId,
-            brand: p.brand,
-            phone,
-            app: p.app,
-            country: p.country,
-            fee,
-            supplier: supply.name,
-            lockedAt: t,
-            expiresAt: new Date(t.getTime() + constants.codeLockMs),
-          });
-          if (!row) return null;
-          await jobs.enqueue(
-            tx,
-            'codes.expire',
-            { lockId: row.id },
-            { runAt: row.expiresAt.getTime(), dedupeKey: idemKey('code-lock', row.id) },
-          );
-          return { row, expired };
-        });
-        if (!lock) continue;
-        for (const e of lock.expired)
-          await supply.finished({ ref: e.supplierRef, outcome: 'cancel' }).catch(() => {});
-        const { row } = lock;
+      for (const c of candidates) {
+        const row = await lockIn(base, c.phone, c.supplier, t);
+        if (!row) continue;
         try {
-          const answer = await supply.locked({
-            lockId: row.id,
-            phone,
-            app: p.app,
-            country: p.country,
-            lang: p.lang,
-          });
-          if (answer.ref) await codesRepo.setSupplierRef(db.q, row.id, answer.ref);
-          if (answer.send) {
-            await jobs.enqueue(
-              db.q,
-              'codes.simSend',
-              { lockId: row.id, sender: answer.send.sender, text: answer.send.text },
-              { runAt: clock.now() + answer.send.afterMs, dedupeKey: idemKey('code-sim', row.id) },
-            );
-          }
+          await announce(row, p.lang);
         } catch (err) {
           // the supplier refused the activation: the number is given back, another one is tried
-          log.warn({ err, phone, app: p.app }, 'the code supplier refused a lock');
+          log.warn({ err, phone: c.phone, app: p.app }, 'the code supplier refused a lock');
           await endLock(row.id, 'released');
           continue;
         }
-        return lockedPhone(row, name, telCode, keepable ? subRent : null, p.lang);
+        return answer(row);
+      }
+
+      // a supplier that hands out numbers: a fresh activation
+      if (!p.number && supply.handsOutNumbers && supply.acquire) {
+        let got: { ref: string; phone: string };
+        try {
+          got = await supply.acquire({ app: p.app, country: p.country });
+        } catch (err) {
+          if (!(err instanceof CodeSupplyError)) throw err;
+          if (err.kind !== 'no_numbers') log.warn({ err, app: p.app }, 'the code supplier gave no number');
+          throw new ApiError(500000, null, err.message);
+        }
+        const facts = phoneFacts(got.phone);
+        await codesRepo.addToPool(db.q, [
+          {
+            phone: got.phone,
+            country: facts?.country ?? p.country,
+            telCode: facts?.telCode ?? telCode,
+            supplier: supply.name,
+            apps: '',
+          },
+        ]);
+        const row = await lockIn(base, got.phone, supply.name, t);
+        if (!row) {
+          // the supplier handed out a number someone here still holds for this app: give it back
+          await supply.finished({ ref: got.ref, outcome: 'cancel' });
+          throw new ApiError(500000, null, 'the supplier handed out a number in use');
+        }
+        await started(row, got.ref);
+        return answer(row);
       }
       throw new ApiError(500000);
     },
@@ -628,6 +651,92 @@ export function createCodesService(deps: {
       };
     },
 
+    /**
+     * The carrier brought an SMS to one of the pool's numbers (our own numbers; the carrier's inbound
+     * side asks here before the chats): a code SMS for the number's live lock, stored and charged once
+     * per carrier message id, so a webhook the carrier repeats charges nothing more. null: not a pool
+     * number (the chats take it).
+     */
+    async carrierInbound(m: InboundMessage): Promise<{ delivered: boolean } | null> {
+      const to = m.to.replace(/\D/g, '');
+      if (!(await codesRepo.poolNumber(db.q, to))) return null;
+      const res = await service.receive({
+        source: carrierPool,
+        messageId: m.carrierId,
+        phone: to,
+        sender: m.from,
+        text: m.text,
+      });
+      return { delivered: res.status !== 'unmatched' };
+    },
+
+    /**
+     * sendCodeSms: a text from a verification number the account holds (a live lock, or a number kept
+     * or still valid) through the carrier, charged as an SMS to its destination with its bill (type 2),
+     * in the transaction that also writes the carrier job; the job refunds the charge if the carrier
+     * refuses for good.
+     */
+    async send(p: {
+      accountId: number;
+      brand: BrandId;
+      from: string;
+      to: string;
+      app: string;
+      text: string;
+    }): Promise<{ smsId: string; date: number }> {
+      const t = now();
+      const [lock, holder, pool] = await Promise.all([
+        codesRepo.liveLock(db.q, p.from, p.app),
+        codesRepo.numberHolder(db.q, p.from, p.app),
+        codesRepo.poolNumber(db.q, p.from),
+      ]);
+      const locked = !!lock && lock.accountId === p.accountId && lock.expiresAt > t;
+      const kept =
+        !!holder && holder.accountId === p.accountId && (holder.subStatus === 1 || holder.validUntil > t);
+      if (!locked && !kept) throw new ApiError(100003, null, 'not a verification number of this account');
+      if (!canSendFrom(pool?.supplier))
+        throw new ApiError(300032, null, 'this verification number cannot send messages');
+      const dest = phoneFacts(p.to);
+      if (!dest || dest.full === p.from) throw new ApiError(300031, null, 'not a number messages can go to');
+      const sms = await pricing.rate(p.brand, 'sms', { country: dest.country ?? '*' });
+      const priced = pricing.messageCharge({ msgType: 'sms', text: p.text, rates: { sms, mms: null } });
+      if (!priced) throw new ApiError(300031, null, 'messages to this country are not offered');
+      const smsId = `code-out:${randomBytes(9).toString('base64url')}`;
+      const job = await db.tx(async (tx) => {
+        await ledger.apply(tx, {
+          accountId: p.accountId,
+          type: constants.billTypes.sms,
+          charge: negMinor(priced.charge),
+          options: {
+            direction: 'out',
+            from: p.from,
+            to: dest.full,
+            type: 'sms',
+            count: priced.segments,
+            countryCode: dest.telCode,
+            app: p.app,
+          },
+          idempotencyKey: idemKey('code-send', p.accountId, smsId),
+        });
+        return jobs.enqueueClaimed(
+          tx,
+          'codes.send',
+          {
+            smsId,
+            accountId: p.accountId,
+            from: p.from,
+            to: dest.full,
+            text: p.text,
+            charge: priced.charge,
+            segments: priced.segments,
+          },
+          { dedupeKey: idemKey('code-send', p.accountId, smsId) },
+        );
+      });
+      jobs.run(job);
+      return { smsId, date: t.getTime() };
+    },
+
     /** Dev route: a text sent to a locked number as if by the app (`POST /dev/code-sms`). */
     async devSend(p: { number: string; app: string; text: string; sender?: string }) {
       return service.receive({
@@ -640,6 +749,82 @@ export function createCodesService(deps: {
       });
     },
   };
+
+  /** Locks (phone, app) for the account in one transaction with its expiry job; null when someone else holds it. */
+  async function lockIn(
+    p: { accountId: number; brand: BrandId; app: string; country: string; fee: Minor },
+    phone: string,
+    supplier: string,
+    t: Date,
+  ): Promise<LockRow | null> {
+    const lock = await db.tx(async (tx) => {
+      const holder = await codesRepo.numberHolder(tx, phone, p.app);
+      if (holder && holder.accountId !== p.accountId && (holder.subStatus === 1 || holder.validUntil > t))
+        return null;
+      const expired = await codesRepo.endExpiredOn(tx, phone, p.app, t);
+      const row = await codesRepo.insertLock(tx, {
+        accountId: p.accountId,
+        brand: p.brand,
+        phone,
+        app: p.app,
+        country: p.country,
+        fee: p.fee,
+        supplier,
+        lockedAt: t,
+        expiresAt: new Date(t.getTime() + constants.codeLockMs),
+      });
+      if (!row) return null;
+      await jobs.enqueue(
+        tx,
+        'codes.expire',
+        { lockId: row.id },
+        { runAt: row.expiresAt.getTime(), dedupeKey: idemKey('code-lock', row.id) },
+      );
+      return { row, expired };
+    });
+    if (!lock) return null;
+    for (const e of lock.expired)
+      if (e.supplier === supply.name) await supply.finished({ ref: e.supplierRef, outcome: 'cancel' });
+    return lock.row;
+  }
+
+  /** Tells the lock's supplier (our carrier numbers have none): the simulator's app sends, a real supplier is asked for another SMS. */
+  async function announce(row: LockRow, lang: Lang) {
+    if (row.supplier !== supply.name) return;
+    const previousRef = supply.handsOutNumbers
+      ? await codesRepo.lastSupplierRef(db.q, row.accountId, row.phone, row.app, row.id)
+      : null;
+    const res = await supply.locked({
+      lockId: row.id,
+      phone: row.phone,
+      app: row.app,
+      country: row.country,
+      lang: lang === 'zh' ? 'zh' : 'en',
+      previousRef,
+    });
+    if (res.send) {
+      await jobs.enqueue(
+        db.q,
+        'codes.simSend',
+        { lockId: row.id, sender: res.send.sender, text: res.send.text },
+        { runAt: clock.now() + res.send.afterMs, dedupeKey: idemKey('code-sim', row.id) },
+      );
+    }
+    if (res.ref) await started(row, res.ref);
+  }
+
+  /** A real supplier's activation backs the lock: keep its id and poll it through the jobs queue while the lock lives. */
+  async function started(row: LockRow, ref: string) {
+    await codesRepo.setSupplierRef(db.q, row.id, ref);
+    row.supplierRef = ref;
+    if (supply.poll)
+      await jobs.enqueue(
+        db.q,
+        'codes.supplierPoll',
+        { lockId: row.id, n: 1 },
+        { runAt: clock.now() + (supply.pollEveryMs ?? 5000), dedupeKey: idemKey('code-poll', row.id, 1) },
+      );
+  }
 
   /** Charges a month's rent and keeps (phone, app) subscribed until a month on, with its history entry and renewal job. */
   async function subscribeIn(
@@ -708,7 +893,10 @@ export function createCodesService(deps: {
   ): Promise<LockedPhone> {
     const brand = brands[row.brand as BrandId];
     const money = (m: Minor) => formatMoney(brand, fromMinor(m), lang);
-    const holder = await codesRepo.numberHolder(db.q, row.phone, row.app);
+    const [holder, pool] = await Promise.all([
+      codesRepo.numberHolder(db.q, row.phone, row.app),
+      codesRepo.poolNumber(db.q, row.phone),
+    ]);
     const subStatus = holder && holder.accountId === row.accountId && holder.subStatus === 1 ? 1 : 0;
     return {
       phone: row.phone,
@@ -722,7 +910,7 @@ export function createCodesService(deps: {
       codeRate: fromMinor(row.fee),
       canSub: subRent !== null ? 1 : 0,
       subStatus,
-      canSendCodeSms: false,
+      canSendCodeSms: canSendFrom(pool?.supplier),
       expireTime: row.expiresAt.getTime(),
     };
   }
@@ -773,6 +961,75 @@ export function createCodesService(deps: {
       await endLock(lockId, 'expired', true);
     },
     { maxAttempts: 10 },
+  );
+  /** A sent text's charge back (bill type 8, once per text). */
+  async function refundSend(m: JobPayloads['codes.send'], reason: string) {
+    await db.tx((tx) =>
+      ledger.apply(tx, {
+        accountId: m.accountId,
+        type: constants.billTypes.refund,
+        charge: m.charge as Minor,
+        options: {
+          direction: 'out',
+          from: m.from,
+          to: m.to,
+          type: 'sms',
+          count: m.segments,
+          successCount: 0,
+        },
+        idempotencyKey: idemKey('code-send-refund', m.smsId),
+      }),
+    );
+    log.warn({ smsId: m.smsId, reason }, 'a text from a verification number was not sent; refunded');
+  }
+  jobs.define(
+    'codes.send',
+    async (m) => {
+      try {
+        await carrier.sendSms({ from: m.from, to: m.to, text: m.text });
+      } catch (err) {
+        if (err instanceof CarrierError && err.permanent) return refundSend(m, err.message);
+        throw err;
+      }
+    },
+    { maxAttempts: 3, onFailed: (m, err) => refundSend(m, err.message) },
+  );
+  jobs.define(
+    'codes.supplierPoll',
+    async ({ lockId, n }) => {
+      const lock = await codesRepo.lockById(db.q, lockId);
+      const t = clock.now();
+      if (!lock || lock.endedAt || lock.expiresAt.getTime() <= t || !lock.supplierRef) return;
+      if (lock.supplier !== supply.name || !supply.poll) return;
+      try {
+        const got = await supply.poll(lock.supplierRef);
+        if (got.status === 'cancelled') {
+          await endLock(lockId, 'released');
+          return;
+        }
+        if (got.status === 'code')
+          await service.receive({
+            source: supply.name,
+            // one SMS per activation and code: the same answer polled twice is one SMS
+            messageId: `${lock.supplierRef}:${got.code}`,
+            phone: lock.phone,
+            app: lock.app,
+            text: got.text,
+          });
+      } catch (err) {
+        // the supplier did not answer this time: the next poll asks again
+        log.warn({ err, lockId }, 'polling the code supplier failed');
+      }
+      const next = t + (supply.pollEveryMs ?? 5000);
+      if (next < lock.expiresAt.getTime())
+        await jobs.enqueue(
+          db.q,
+          'codes.supplierPoll',
+          { lockId, n: n + 1 },
+          { runAt: next, dedupeKey: idemKey('code-poll', lockId, n + 1) },
+        );
+    },
+    { maxAttempts: 3 },
   );
   jobs.define(
     'codes.simSend',

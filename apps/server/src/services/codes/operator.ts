@@ -5,6 +5,7 @@ import { phoneFacts } from '../../lib/sms';
 import { codesRepo } from '../../repositories/codes';
 import { ledger } from '../../repositories/ledger';
 import { ratesRepo } from '../../repositories/rates';
+import { CodeSupplyError, type CodeSupplyPort } from '../../providers/codes/port';
 
 export class CodesRuleError extends Error {}
 
@@ -13,8 +14,22 @@ export class CodesRuleError extends Error {}
  * code SMS, numbers added to the pool, fees set, and a code refunded with its own bill (type 8,
  * once per code).
  */
-export function createCodesOperator(db: Database) {
+export function createCodesOperator(db: Database, supply?: CodeSupplyPort) {
   return {
+    /** A real supplier's price and stock of an app's numbers in a country (its getPrices); null: not sold. */
+    async supplierPrices(app: string, country: string) {
+      if (!supply?.prices)
+        throw new CodesRuleError(
+          `The code supplier (${supply?.name ?? 'none'}) keeps no price list: its numbers cost what \`codes fee\` sets.`,
+        );
+      try {
+        return { supplier: supply.name, prices: await supply.prices({ app, country }) };
+      } catch (err) {
+        if (err instanceof CodeSupplyError) throw new CodesRuleError(`The supplier answered: ${err.message}`);
+        throw err;
+      }
+    },
+
     locks: (brand: BrandId, limit = 30) => codesRepo.recentLocks(db.q, brand, limit),
     codes: (brand: BrandId, limit = 30) => codesRepo.recentSms(db.q, brand, limit),
 

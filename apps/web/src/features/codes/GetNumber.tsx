@@ -7,6 +7,7 @@ import { Loading, LoadFailed } from '../../components/Spinner';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { useCodeCatalogue, useCodeFee, usePhoneList } from './api';
+import { takeCodeIntent } from './intent';
 
 /** The sentinel option standing for a fresh number (spec 001 §4). */
 const NEW = 'new';
@@ -36,10 +37,12 @@ export function GetNumber({
   const catalogue = useCodeCatalogue();
   const showAlert = useUi((s) => s.showAlert);
   const [search, setSearch] = useState('');
-  const [app, setApp] = useState<string | null>(null);
-  const [country, setCountry] = useState<string | null>(null);
+  // the public code page's app and country (after the login it asked for), once
+  const [intent] = useState(takeCodeIntent);
+  const [app, setApp] = useState<string | null>(intent?.app ?? null);
+  const [country, setCountry] = useState<string | null>(intent?.country ?? null);
   const [numberType, setNumberType] = useState<'1' | '2'>('1');
-  const [choice, setChoice] = useState<string>(NEW);
+  const [choice, setChoice] = useState<string>(intent?.number ?? NEW);
   const [numberSearch, setNumberSearch] = useState('');
   const [agreed, setAgreed] = useState(false);
 
@@ -59,10 +62,13 @@ export function GetNumber({
     return (numbers.data?.numbers ?? []).filter((n) => n.canGetNumber && (!q || n.phone.includes(q)));
   }, [numbers.data, numberSearch]);
 
-  // changing app or country reloads the list; the first choice is a fresh number
+  // changing app or country reloads the list; the first choice is a fresh number (or the number the
+  // public page was asked for, while it is offered)
   useEffect(() => {
-    setChoice(NEW);
-  }, [app, chosenCountry]);
+    const list = numbers.data?.numbers;
+    if (!list) return;
+    setChoice((c) => (c !== NEW && list.some((n) => n.phone === c && n.canGetNumber) ? c : NEW));
+  }, [app, chosenCountry, numbers.data]);
 
   const start = async (number?: string) => {
     if (!app || !chosenCountry) return;
@@ -147,10 +153,6 @@ export function GetNumber({
             <Loading label={t('app.loading')} />
           ) : numbers.isError ? (
             <LoadFailed onRetry={() => numbers.refetch()} />
-          ) : (numbers.data.numbers.length ?? 0) === 0 ? (
-            <p className="codes-empty muted" role="status">
-              {t('codes.noNumber')}
-            </p>
           ) : (
             <>
               {(numbers.data.numbers.length ?? 0) > constants.codeNumberSearchAbove && (
@@ -164,6 +166,8 @@ export function GetNumber({
                   <Input className="input" />
                 </SearchField>
               )}
+              {/* the sentinel stands for a fresh number even when none is listed (a supplier that hands
+                  out numbers lists none); an empty pool answers 500000, the no-number dialog */}
               <RadioGroup
                 className="codes-numbers"
                 aria-label={t('codes.numbers')}
@@ -195,10 +199,14 @@ export function GetNumber({
           </Checkbox>
           <Button
             className="button primary large"
-            isDisabled={running || locking || !numbers.data?.numbers.length}
+            isDisabled={running || locking || !numbers.data}
             onPress={() => void start(choice === NEW ? undefined : choice)}
           >
-            {layout === 'jiema' ? t('codes.getNumber') : t('codes.next')}
+            {running && layout === 'jiema'
+              ? t('codes.changeNumber')
+              : layout === 'jiema'
+                ? t('codes.getNumber')
+                : t('codes.next')}
           </Button>
         </section>
       )}

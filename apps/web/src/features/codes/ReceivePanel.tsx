@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { Dialog } from '../../components/Dialog';
 import { SubscribeButton } from './Subscribe';
-import { Button } from 'react-aria-components';
+import { Button, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
+import { SendForm } from './SendForm';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { money } from '../../lib/money';
@@ -32,8 +33,11 @@ export function ReceivePanel(p: {
   const hasSms = sms.length > 0;
   const [leave, setLeave] = useState(false);
   const [subscribed, setSubscribed] = useState(false);
-  // spec 001 §4: subscribe once the number proved itself (an SMS came), if it may be kept
-  const subscribable = lock.canSub === 1 && lock.subStatus === 0 && hasSms && !subscribed;
+  const [sent, setSent] = useState(false);
+  const [subConfirm, setSubConfirm] = useState(false);
+  const [mode, setMode] = useState<'receive' | 'send'>('receive');
+  // spec 001 §4: subscribe once the number proved itself (an SMS came, or a send succeeded), if it may be kept
+  const subscribable = lock.canSub === 1 && lock.subStatus === 0 && (hasSms || sent) && !subscribed;
   const ref = useRef<HTMLElement>(null);
   // a new lock brings step 2 into view
   useEffect(() => {
@@ -46,29 +50,8 @@ export function ReceivePanel(p: {
     received: t('codes.tipReceived'),
     codeCopied: t('codes.tipCodeCopied'),
   };
-  return (
-    <section ref={ref} className="codes-receive" aria-labelledby="codes-receive-title">
-      <h3 id="codes-receive-title" className="codes-step-title">
-        {t('codes.receiveTitle', { app: p.appName })}
-      </h3>
-      <div className="codes-locked">
-        <div>
-          <div className="muted small">{t('codes.yourNumber')}</div>
-          <div className="codes-number" data-testid="locked-number">
-            {lock.formatPhone}
-          </div>
-          <div className="muted small">{lock.tip}</div>
-        </div>
-        <Button
-          className="button"
-          onPress={async () => {
-            if (await copyText(`+${lock.phone}`)) p.setTip(hasSms ? p.tip : 'numberCopied');
-            if (!hasSms) window.setTimeout(() => p.setTip('waiting'), 1500);
-          }}
-        >
-          {t('codes.copyNumber')}
-        </Button>
-      </div>
+  const receiveView = (
+    <>
       <div className={`codes-tip codes-tip-${p.tip}`} role="status" aria-live="polite">
         {tipText[p.tip]}
       </div>
@@ -106,6 +89,55 @@ export function ReceivePanel(p: {
           ))}
         </ul>
       )}
+    </>
+  );
+  return (
+    <section ref={ref} className="codes-receive" aria-labelledby="codes-receive-title">
+      <h3 id="codes-receive-title" className="codes-step-title">
+        {t('codes.receiveTitle', { app: p.appName })}
+      </h3>
+      <div className="codes-locked">
+        <div>
+          <div className="muted small">{t('codes.yourNumber')}</div>
+          <div className="codes-number" data-testid="locked-number">
+            {lock.formatPhone}
+          </div>
+          <div className="muted small">{lock.tip}</div>
+        </div>
+        <Button
+          className="button"
+          onPress={async () => {
+            if (await copyText(`+${lock.phone}`)) p.setTip(hasSms ? p.tip : 'numberCopied');
+            if (!hasSms) window.setTimeout(() => p.setTip('waiting'), 1500);
+          }}
+        >
+          {t('codes.copyNumber')}
+        </Button>
+      </div>
+      {lock.canSendCodeSms ? (
+        <Tabs
+          className="codes-mode"
+          selectedKey={mode}
+          onSelectionChange={(k) => setMode(k === 'send' ? 'send' : 'receive')}
+        >
+          <TabList aria-label={t('codes.modeLabel')} className="segmented">
+            <Tab id="receive" className="segment">
+              {t('codes.modeReceive')}
+            </Tab>
+            <Tab id="send" className="segment">
+              {t('codes.modeSend')}
+            </Tab>
+          </TabList>
+          <TabPanel id="receive" className="codes-mode-panel">
+            {receiveView}
+          </TabPanel>
+          <TabPanel id="send" className="codes-mode-panel">
+            <SendForm lock={lock} onSent={() => setSent(true)} />
+          </TabPanel>
+        </Tabs>
+      ) : (
+        receiveView
+      )}
       <div className="codes-actions">
         <Button className="button" isDisabled={hasSms || p.busy} onPress={p.onTryAnother}>
           {t('codes.tryAnother')}
@@ -116,6 +148,8 @@ export function ReceivePanel(p: {
             number={lock.phone}
             rent={lock.subRent}
             isDisabled={!subscribable}
+            confirmOpen={subConfirm}
+            onConfirmOpenChange={setSubConfirm}
             onDone={() => {
               setSubscribed(true);
               p.onDone();
@@ -138,13 +172,22 @@ export function ReceivePanel(p: {
               {t('codes.stay')}
             </Button>
             <Button
-              className="button primary"
+              className="button"
               onPress={() => {
                 setLeave(false);
                 p.onDone();
               }}
             >
               {t('codes.leave')}
+            </Button>
+            <Button
+              className="button primary"
+              onPress={() => {
+                setLeave(false);
+                setSubConfirm(true);
+              }}
+            >
+              {t('codes.subscribe')}
             </Button>
           </>
         }

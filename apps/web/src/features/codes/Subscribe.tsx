@@ -21,9 +21,17 @@ export function SubscribeButton(p: {
   isDisabled?: boolean;
   onDone: () => void;
   className?: string;
+  /** The confirmation opened from outside (the leave dialog's Subscribe), when given. */
+  confirmOpen?: boolean;
+  onConfirmOpenChange?: (open: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const [confirm, setConfirm] = useState(false);
+  const [ownConfirm, setOwnConfirm] = useState(false);
+  const confirm = p.confirmOpen ?? ownConfirm;
+  const setConfirm = (open: boolean) => {
+    setOwnConfirm(open);
+    p.onConfirmOpenChange?.(open);
+  };
   const [thanks, setThanks] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const showError = useUi((s) => s.showError);

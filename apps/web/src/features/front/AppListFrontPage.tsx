@@ -6,14 +6,14 @@ import { endpoints } from '@numa/contract';
 import { SelectField } from '../../components/SelectField';
 import { Loading, LoadFailed } from '../../components/Spinner';
 import { call } from '../../lib/api';
-import { brand } from '../../lib/config';
+import { brand, codesPublicPage } from '../../lib/config';
 import { LanguageSwitch } from '../../app/LanguageSwitch';
 import { AppDownloadButton } from './AppDownload';
 
 /**
  * The verification-code brand's front page (spec 000 §2, §6): anonymous visitors browse the apps
- * codes can be received for and pick a country; Next opens the messages site in a new tab, and
- * getting a number needs a login.
+ * codes can be received for and pick a country; Next goes to our public page of that app and
+ * country (PublicCodePage), where getting a number asks to log in.
  */
 export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
   const { t, i18n } = useTranslation();
@@ -33,12 +33,13 @@ export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
   const countries = (catalogue.data?.countrys ?? []).filter((c) => c.show);
   const chosenCountry = country ?? countries[0]?.code ?? null;
 
+  // our own public page of the app and country (CODES_PUBLIC_PAGE_URL): a path here opens in place,
+  // a full URL of another site of ours in a new tab
   const next = () => {
-    if (!app || !chosenCountry || !brand.messagesSiteUrl) return;
-    const url = new URL(brand.messagesSiteUrl);
-    url.searchParams.set('app', app);
-    url.searchParams.set('country', chosenCountry);
-    window.open(url.toString(), '_blank', 'noopener,noreferrer');
+    if (!app || !chosenCountry) return;
+    const url = codesPublicPage(app, chosenCountry);
+    if (url.startsWith('/')) window.location.assign(url);
+    else window.open(url, '_blank', 'noopener,noreferrer');
   };
 
   return (
