@@ -10,7 +10,6 @@ import { Rail, unreadLabel } from './Rail';
 import { UnavailableTab } from './UnavailableTab';
 import { tabs } from './visibility';
 import { useTokenRefresh } from './useTokenRefresh';
-import { useBalanceSocket } from './useBalanceSocket';
 import { AccountDialogs } from '../features/account/AccountDialogs';
 
 /** Signed in: the rail and the current tab (spec 000 §2 App shell). */
@@ -22,8 +21,6 @@ export function AppShell() {
   const kicked = useSession((s) => s.kicked);
   const token = useSession((s) => s.token);
   useTokenRefresh();
-  // the chat socket carries the balance event; without the chat tab (jiema) a socket of its own does
-  useBalanceSocket(!tabs.includes('chats'));
 
   // messages arrive (unread counts, sound, notifications, the title) whichever tab is open
   useEffect(() => {
@@ -33,16 +30,23 @@ export function AppShell() {
       return;
     }
     // a brand without chats (jiema) still hears its balance (a paid top-up's dialog, a code's charge)
-    // and the server's session codes on the real-time channel
+    // and the server's session codes on the real-time channel; after a reconnect the balance is read
+    // again (events missed while away)
     let socket: { close(): void } | null = null;
     let closed = false;
-    void import('../lib/socket').then(({ openChatSocket }) => {
-      if (closed) return;
-      socket = openChatSocket(
-        { token, languagecode: currentLanguageCode() },
-        { onMessage() {}, onState() {}, onReconnect() {} },
-      );
-    });
+    void Promise.all([import('../lib/socket'), import('../lib/balance'), import('../lib/query')]).then(
+      ([{ openChatSocket }, { balanceKey }, { queryClient }]) => {
+        if (closed) return;
+        socket = openChatSocket(
+          { token, languagecode: currentLanguageCode() },
+          {
+            onMessage() {},
+            onState() {},
+            onReconnect: () => void queryClient.invalidateQueries({ queryKey: balanceKey }),
+          },
+        );
+      },
+    );
     return () => {
       closed = true;
       socket?.close();
