@@ -51,9 +51,12 @@ plans.forEach(([code, price, data, unlimited, hotspot, intl], i) => {
   planRows.push([i + 1, code, 'US', data, unlimited, hotspot, intl, i].join(','));
   for (const [vt, , months, off] of validity)
     for (const [cur, factor] of currencies)
-      rates.push([cur, 'cell_plan', '*', 'US', `${code}_${vt}`, m(price * months * (1 - off) * factor)].join(','));
+      rates.push(
+        [cur, 'cell_plan', '*', 'US', `${code}_${vt}`, m(price * months * (1 - off) * factor)].join(','),
+      );
 });
-for (const [cur, factor] of currencies) rates.push([cur, 'cell_sim', '*', 'US', 'physical', m(2 * factor)].join(','));
+for (const [cur, factor] of currencies)
+  rates.push([cur, 'cell_sim', '*', 'US', 'physical', m(2 * factor)].join(','));
 
 writeFileSync(`${prefix}.cell_plans.csv`, planRows.join('\n') + '\n');
 writeFileSync(`${prefix}.rates.csv`, rates.join('\n') + '\n');

@@ -46,7 +46,10 @@ export const PlansPageMessage = z.discriminatedUnion('type', [
     returnUrl: z
       .string()
       .max(2048)
-      .refine((u) => u.startsWith(plansPagePath) && !u.includes('//') && !u.includes('\\'), 'Not a plans page path'),
+      .refine(
+        (u) => u.startsWith(plansPagePath) && !u.includes('//') && !u.includes('\\'),
+        'Not a plans page path',
+      ),
   }),
   z.object({ ...base, type: z.literal('managePhone') }),
 ]);

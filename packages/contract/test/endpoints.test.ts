@@ -894,7 +894,9 @@ const fixtures: Record<EndpointName, Fixture> = {
       phone: '14155550123',
       email: null,
     },
-    invalidOutput: { planList: [{ planId: 1, code: 'starter', prices: [{ validityType: 5, days: 30, price: 15 }] }] },
+    invalidOutput: {
+      planList: [{ planId: 1, code: 'starter', prices: [{ validityType: 5, days: 30, price: 15 }] }],
+    },
   },
   orderCellPlan: {
     validInput: { planId: 1, cardType: 1, validityType: 1, planCount: 1, requestId: 'r-1' },

@@ -40,6 +40,8 @@ export type IdemKind =
   | 'code-renew'
   /** an operator's refund of a code SMS: (smsId) */
   | 'code-refund'
+  /** a cell plan order of the embedded plans page: (account, the page's requestId) */
+  | 'cell-order'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

@@ -41,7 +41,9 @@ export const CellPlan = z.object({
   unlimited: z.boolean(),
   hotspotGb: z.number().int().nonnegative(),
   intlCalls: z.boolean(),
-  prices: z.array(z.object({ validityType: CellValidityType, days: z.number().int().positive(), price: Money })),
+  prices: z.array(
+    z.object({ validityType: CellValidityType, days: z.number().int().positive(), price: Money }),
+  ),
 });
 export type CellPlan = z.infer<typeof CellPlan>;
 
@@ -83,7 +85,8 @@ export const getCellPlanList = defineEndpoint({
   method: 'GET',
   path: '/web/cellPlan/getPlanList',
   access: 'session',
-  summary: 'The US cell phone plans with their prices, the SIM kit fee and what an order needs of the account.',
+  summary:
+    'The US cell phone plans with their prices, the SIM kit fee and what an order needs of the account.',
   input: z.strictObject({}),
   output: z.object({
     planList: z.array(CellPlan),
@@ -107,6 +110,8 @@ export const orderCellPlan = defineEndpoint({
     validityType: CellValidityType,
     planCount: z.number().int().min(1).max(12).default(1),
     lineId: LineId.optional(),
+    /** the new line's name (the page sends the plan's name in its language); default the plan code */
+    label: z.string().trim().min(1).max(40).optional(),
     email: Email.optional(),
     requestId: EntityId,
   }),
