@@ -16,8 +16,6 @@ export * from './api/rates';
 export * from './api/invite';
 export * from './api/numbers';
 export * from './api/codes';
-export * from './api/cellPlans';
-export * from './plansFrame';
 export { endpoints } from './api/index';
 export type { Endpoints, EndpointName } from './api/index';
 export * from './phone';

@@ -139,35 +139,6 @@ const verificationNumber = {
   codeRate: 0.1,
 };
 
-const cellLine = {
-  lineId: 1,
-  label: 'Unlimited eSIM',
-  planId: 3,
-  code: 'unlimited',
-  cardType: 1,
-  startDate: t0,
-  endDate: t0 + 30 * 86_400_000,
-  status: 'active',
-  orderCount: 1,
-};
-const cellOrder = {
-  orderId: 'C1A2B3',
-  lineId: 1,
-  lineLabel: 'Unlimited eSIM',
-  planId: 3,
-  code: 'unlimited',
-  cardType: 1,
-  validityType: 1,
-  planCount: 1,
-  days: 30,
-  amount: 30,
-  contactPhone: '14155550123',
-  contactEmail: null,
-  periodStart: t0,
-  periodEnd: t0 + 30 * 86_400_000,
-  date: t0,
-};
-
 /** Every endpoint: a valid and an invalid input, a valid and an invalid output (`data`). */
 const fixtures: Record<EndpointName, Fixture> = {
   // --- auth ---
@@ -872,61 +843,6 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { from: own, to: '+447700900123', app: 'whatsapp', text: '  ' },
     validOutput: { smsId: 's-2', date: t0 },
     invalidOutput: { smsId: 's-2' },
-  },
-  // --- embedded plans page (cell phone plans) ---
-  getCellPlanList: {
-    validInput: {},
-    invalidInput: { code: 'US' },
-    validOutput: {
-      planList: [
-        {
-          planId: 1,
-          code: 'starter',
-          dataGb: 5,
-          unlimited: false,
-          hotspotGb: 5,
-          intlCalls: false,
-          prices: [{ validityType: 1, days: 30, price: 15 }],
-        },
-      ],
-      simKitFee: 2,
-      balance: 20,
-      phone: '14155550123',
-      email: null,
-    },
-    invalidOutput: {
-      planList: [{ planId: 1, code: 'starter', prices: [{ validityType: 5, days: 30, price: 15 }] }],
-    },
-  },
-  orderCellPlan: {
-    validInput: { planId: 1, cardType: 1, validityType: 1, planCount: 1, requestId: 'r-1' },
-    invalidInput: { planId: 1, cardType: 4, validityType: 1, requestId: 'r-1' },
-    validOutput: { order: cellOrder, balance: 5 },
-    invalidOutput: { order: { ...cellOrder, cardType: 0 }, balance: 5 },
-  },
-  getCellOrderList: {
-    validInput: { pageNo: '1', pageSize: '50' },
-    invalidInput: { pageSize: '500' },
-    validOutput: { totalRows: 1, list: [cellOrder] },
-    invalidOutput: { totalRows: 1 },
-  },
-  getCellOrder: {
-    validInput: { orderId: 'C1A2B3' },
-    invalidInput: { orderId: '../x' },
-    validOutput: cellOrder,
-    invalidOutput: { ...cellOrder, amount: '15' },
-  },
-  getCellSubscriptionList: {
-    validInput: {},
-    invalidInput: { all: 1 },
-    validOutput: { list: [cellLine] },
-    invalidOutput: { list: [{ ...cellLine, status: 'paused' }] },
-  },
-  updateCellLine: {
-    validInput: { lineId: 1, label: 'Travel phone' },
-    invalidInput: { lineId: 1, label: '   ' },
-    validOutput: cellLine,
-    invalidOutput: { ...cellLine, lineId: 0 },
   },
 };
 

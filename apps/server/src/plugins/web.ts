@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { plansPagePath, type Brand } from '@numa/contract';
+import type { Brand } from '@numa/contract';
+import { plansPagePath } from '@numa/contract/plansFrame';
 import { ApiError } from '../lib/errors';
 
 /** What the client learns from the server at load: its brand (from the host table) and settings. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { endpoints } from '@numa/contract';
+import * as endpoints from '@numa/contract/cellPlans';
 import { route } from '../lib/route';
 
 /** The embedded plans page's calls (issue 11 item 7; contract api/cellPlans.ts). */

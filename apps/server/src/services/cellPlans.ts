@@ -1,19 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { addMinor, constants, fromMinor, mulMinor, negMinor, type BrandId, type Minor } from '@numa/contract';
 import {
-  addMinor,
   cellValidityDays,
-  constants,
-  fromMinor,
-  mulMinor,
-  negMinor,
-  type BrandId,
   type CellCardType,
   type CellLine,
   type CellOrder,
   type CellPlan,
   type CellValidityType,
-  type Minor,
-} from '@numa/contract';
+} from '@numa/contract/cellPlans';
 import type { Database } from '../db';
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';

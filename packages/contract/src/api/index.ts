@@ -10,7 +10,6 @@ import * as rates from './rates';
 import * as invite from './invite';
 import * as numbers from './numbers';
 import * as codes from './codes';
-import * as cellPlans from './cellPlans';
 
 /** Every HTTP call of both spec documents, by name. */
 export const endpoints = {
@@ -25,7 +24,6 @@ export const endpoints = {
   ...pick(invite),
   ...pick(numbers),
   ...pick(codes),
-  ...pick(cellPlans),
 } as const;
 
 export type Endpoints = typeof endpoints;

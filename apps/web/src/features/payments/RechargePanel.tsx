@@ -8,6 +8,7 @@ import { call, isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useBalance } from '../account/api';
+import { returnToPlans, usePlansNav } from '../plans/store';
 import { openVerify } from '../verify/store';
 import {
   cryptoFlags,
@@ -45,6 +46,8 @@ export default function RechargePanel() {
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const lastChoice = useRef<Choice | null>(null);
+  // opened from the embedded plans page: closing a payment overlay goes back there (spec 001 §2)
+  const fromPlans = usePlansNav((s) => !!s.payBack);
 
   const offered = listedMethods.filter((m) =>
     m === 'crypto' ? Object.values(cryptoFlags).some((f) => methods.data?.[f]) : methods.data?.[m],
@@ -112,6 +115,14 @@ export default function RechargePanel() {
   return (
     <section className="panel recharge-panel" aria-labelledby="recharge-title">
       <h2 id="recharge-title">{t('payments.title')}</h2>
+      {fromPlans && (
+        <div className="plans-notice-banner" role="note">
+          <p>{t('plans.returning')}</p>
+          <Button className="button" onPress={returnToPlans}>
+            {t('plans.backToPlans')}
+          </Button>
+        </div>
+      )}
       <p className="recharge-balance">
         {t('payments.balance')} <strong data-testid="recharge-balance">{money(balance.data.balance)}</strong>
       </p>
@@ -188,6 +199,7 @@ export default function RechargePanel() {
           setPhase({ kind: 'idle' });
           if (orderId)
             void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+          returnToPlans();
         }}
       />
       <WeChatDialog
@@ -196,6 +208,7 @@ export default function RechargePanel() {
           setWechat(null);
           if (orderId)
             void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+          returnToPlans();
         }}
       />
       <CryptoDialog
@@ -206,6 +219,7 @@ export default function RechargePanel() {
           setCryptoOpen(false);
           if (orderId)
             void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+          returnToPlans();
         }}
       />
       <Dialog
