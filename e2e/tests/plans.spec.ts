@@ -12,6 +12,11 @@ test('plans page: notice → frame, header messages, recharge and back, language
 }) => {
   const token = await apiSignIn('numa', { telCode: '1', phone: uniqueUsPhone() });
   await openSignedIn(page, null, token, '/numbers');
+  await page
+    .getByRole('dialog', { name: 'Get your own number' })
+    .getByRole('button', { name: 'Close' })
+    .first()
+    .click();
   await page.getByRole('button', { name: 'Number management' }).click();
   await page.getByRole('button', { name: 'See US cell phone plans' }).click();
 
@@ -25,6 +30,7 @@ test('plans page: notice → frame, header messages, recharge and back, language
     'Order history',
   ]);
   await expectAccessible(page, 'the plans panel');
+  await page.screenshot({ path: 'test-results/plans-home.png' });
 
   // a plan: the frame's title and its buttons reach the host's header; the host's back goes back in it
   await frame.getByRole('button', { name: 'Choose Unlimited', exact: true }).click();
@@ -54,11 +60,12 @@ test('plans page: notice → frame, header messages, recharge and back, language
   await expect(header.getByRole('heading')).toHaveText('无限流量');
   await expect(frame.getByRole('button', { name: /^订购 / })).toBeVisible();
   await page.screenshot({ path: 'test-results/plans-checkout-zh.png' });
-  await page.getByRole('button', { name: 'EN – Switch to English' }).click();
+  await page.getByRole('button', { name: 'EN – 切换到英文' }).click();
   await expect(header.getByRole('heading')).toHaveText('Unlimited');
 
   // order: details, then the order history button of the plans page lists it
-  const before = (await request('GET', '/web/queryBalance', null, undefined, token)).json.data.balance as number;
+  const before = (await request('GET', '/web/queryBalance', null, undefined, token)).json.data
+    .balance as number;
   await frame.getByRole('button', { name: 'Order for 30.0000 Coins' }).click();
   await expect(frame.getByText('Order placed: your line is active.')).toBeVisible();
   await expect(header.getByRole('heading')).toHaveText('Order details');
@@ -70,14 +77,15 @@ test('plans page: notice → frame, header messages, recharge and back, language
   await expect(frame.getByRole('button', { name: `Order ${orderId}, Unlimited` })).toContainText(
     '-30.0000 Coins',
   );
-  const after = (await request('GET', '/web/queryBalance', null, undefined, token)).json.data.balance as number;
+  const after = (await request('GET', '/web/queryBalance', null, undefined, token)).json.data
+    .balance as number;
   expect(Math.round((before - after) * 10_000)).toBe(300_000);
   await expectAccessible(page, 'the plans order history');
   // the page itself (its own document), for axe
   const inner = await page.context().newPage();
   await inner.goto(`/plans/?platform=numa&osType=pc&languagecode=en&token=${token}`);
-  await inner.getByRole('button', { name: 'Choose Unlimited', exact: true }).click();
-  await expect(inner.getByRole('button', { name: 'Order for 30.0000 Coins' })).toBeEnabled();
+  await inner.getByRole('button', { name: 'Choose Starter 5 GB', exact: true }).click();
+  await expect(inner.getByRole('button', { name: 'Order for 15.0000 Coins' })).toBeEnabled();
   await expectAccessible(inner, 'the plans page checkout');
   await inner.close();
 
