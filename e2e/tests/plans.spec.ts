@@ -48,7 +48,7 @@ test('plans page: notice → frame, header messages, recharge and back, language
   await expect(frame.getByRole('button', { name: /^Order for/ })).toBeDisabled();
   await frame.getByRole('button', { name: 'Recharge' }).click();
   await page.waitForURL(/\/account\/credit$/);
-  await expect(page.getByText('You came here from the US cell phone plans.')).toBeVisible();
+  await expect(page.getByRole('button', { name: '← Back to Numbers' })).toBeVisible();
   await topUpInSandbox(page, { amount: '50' });
   await page.waitForURL(/\/numbers$/);
   await expect(header.getByRole('heading')).toHaveText('Unlimited');

@@ -73,6 +73,20 @@ export const EnvSchema = z.object({
     .optional(),
   /** Twilio's REST API (tests point it at a local fake). */
   TWILIO_API_BASE_URL: z.string().url().default('https://api.twilio.com'),
+  /**
+   * Where rented numbers come from (issue 11): the built-in simulator, or Twilio (its number search,
+   * buying and releasing; needs CARRIER=twilio, whose webhooks the numbers bought point at).
+   */
+  NUMBER_SUPPLY: z.enum(['simulator', 'twilio']).default('simulator'),
+  /** Twilio: the regulatory Address and Bundle attached to numbers bought where a country asks (GB, AU). */
+  TWILIO_ADDRESS_SID: z
+    .string()
+    .regex(/^AD[0-9a-fA-F]{32}$/, 'expected AD followed by 32 hex digits')
+    .optional(),
+  TWILIO_BUNDLE_SID: z
+    .string()
+    .regex(/^BU[0-9a-fA-F]{32}$/, 'expected BU followed by 32 hex digits')
+    .optional(),
   /** Code-number supplier (verification codes): the built-in simulator (platform pool, simulated apps). */
   CODE_SUPPLIER: z.enum(['simulator']).default('simulator'),
   /** Simulator: when a simulated app sends its code after a lock (ms). */

@@ -59,6 +59,49 @@ describe('npm run admin', () => {
     expect((await run('account', 'show', 'op@example.com')).text).toContain('balance  5.0000 Coins');
   });
 
+  it('imports a rates table from CSV: every bad line named, nothing written, then all in one go', async () => {
+    const file = path.join(dir, 'rates.csv');
+    const exported = async () => (await run('rates', 'export', '--currency', 'usd', '--kind', 'sms')).text;
+    const mms = async () => (await run('rates', 'export', '--currency', 'usd', '--kind', 'mms')).text;
+    writeFileSync(
+      file,
+      [
+        'currency,kind,origin,country,variant,price',
+        'usd,sms,*,CA,*,0.0111',
+        'eur,sms,*,CA,*,0.01',
+        'usd,smss,*,ZZ,*,1',
+        'usd,sms,*,CA,*,0.02',
+        'usd,mms,*,CA,*,-1',
+        'usd,sms,*,CA',
+      ].join('\n'),
+    );
+    const bad = await run('rates', 'import', file);
+    expect(bad.code).toBe(1);
+    expect(bad.text.split('\n')).toEqual([
+      'line 3: currency must be usd or cny, not "eur"',
+      expect.stringMatching(/^line 4: unknown kind "smss" \(known: .*\bsms\b/),
+      'line 4: unknown country "ZZ" (an ISO country code, or *)',
+      'line 5: the same rate as line 2',
+      'line 6: price must be a number ≥ 0 with at most 4 decimals, not "-1"',
+      'line 7: expected 6 values, found 4',
+    ]);
+    const before = await exported();
+    expect(before.split('\n')[0]).toBe('currency,kind,origin,country,variant,price');
+    expect(before).toContain('\nusd,sms,*,CA,*,0.008\n');
+
+    writeFileSync(
+      file,
+      'currency,kind,origin,country,variant,price\nusd,sms,*,CA,*,0.0095\nusd,mms,*,CA,*,0.03\n',
+    );
+    expect((await run('rates', 'import', file, '--dry-run')).text).toBe(
+      '2 rates checked; nothing written (--dry-run).',
+    );
+    expect((await run('rates', 'import', file)).text).toBe('2 rates written.');
+    // the export reads back in the import's format
+    expect(await exported()).toContain('\nusd,sms,*,CA,*,0.0095\n');
+    expect(await mms()).toContain('\nusd,mms,*,CA,*,0.03\n');
+  });
+
   it('will not open the embedded database while a server holds it', async () => {
     writeFileSync(path.join(dir, 'server.pid'), String(process.ppid));
     const r = await run('account', 'show', 'op@example.com');

@@ -115,6 +115,31 @@ describe('getVirtualPhoneList', () => {
 });
 
 describe('chat lists and dialog paging', () => {
+  it('answers a list read again with what was written since, by any server, and not what was deleted', async () => {
+    const a = await makeUser(t, { number: '+14155550216' });
+    const texts = async () =>
+      (
+        (await a.c.get(endpoints.getChatList.path, { months: 4 })).body.data.chatList as { text: string }[]
+      ).map((c) => c.text);
+    await stored(a.accountId, a.number, '12125550061', Date.now() - 5000, 'first');
+    expect(await texts()).toEqual(['first']);
+    expect(await texts()).toEqual(['first']); // the kept list, still current
+    // written straight into the database, as another server would: this server's memory is not told
+    await stored(a.accountId, a.number, '12125550062', Date.now() - 4000, 'second');
+    expect(await texts()).toEqual(['second', 'first']);
+    await stored(a.accountId, a.number, '12125550061', Date.now() - 3000, 'third');
+    expect(await texts()).toEqual(['third', 'second']);
+    await inbound({ from: '12125550063', to: a.number, text: 'through this server' });
+    expect(await texts()).toEqual(['through this server', 'third', 'second']);
+    const del = await a.c.call('DELETE', endpoints.delSms.path, { from: a.number, to: '12125550061' });
+    expect(del.body.retcode).toBe(0);
+    expect(await texts()).toEqual(['through this server', 'second']);
+    // the validator counts on conversation rows never being deleted (migration 055)
+    await expect(t.db.query('DELETE FROM chats WHERE account_id = $1', [a.accountId])).rejects.toThrow(
+      /never deleted/,
+    );
+  });
+
   it('gives the newest message of each chat of the last months, newest chat first, and only the caller’s', async () => {
     const a = await makeUser(t, { number: '+14155550211' });
     const other = await makeUser(t, { number: '+14155550212' });

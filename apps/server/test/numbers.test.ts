@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parsePhone } from '@numa/contract';
+import { buildApp } from '../src/app';
 import { runAdmin } from '../src/cli/admin';
 import type { OpenContext } from '../src/cli/context';
 import { ManualClock } from '../src/lib/clock';
 import { SimulatedSpeechToText } from '../src/providers/stt/simulator';
 import { credit } from './chat-support';
-import { signIn, startTestApp, type TestApp } from './helpers';
+import { signIn, startTestApp, testEnv, type TestApp } from './helpers';
 
 let t: TestApp;
 const clock = new ManualClock(Date.parse('2026-01-31T10:00:00Z'));
@@ -292,7 +293,7 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     return phone as string;
   }
 
-  it('renews once (two runs at once); unsubscribed numbers go at their date; short → notice → grace → reclaim → re-subscribe once', async () => {
+  it('renews once (two runs at once on two servers); unsubscribed numbers go at their date; short → notice → grace → reclaim → re-subscribe once', async () => {
     at('2026-01-31T12:00:00Z');
     const payg = await planId('US', 'local', 'Pay As You Go', 'month');
     const u = await renter(10);
@@ -302,7 +303,14 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     expect((await v.c.post('/web/unSubVirtualPhone', { telCode: '1', phone: vPhone })).body.retcode).toBe(0);
 
     at('2026-02-28T00:30:00Z');
-    await Promise.all([t.app.deps.subscriptions.runRenewals(), t.app.deps.subscriptions.runRenewals()]);
+    // a second server on the same database: both run the renewals at once
+    const second = await buildApp({ env: testEnv(), db: t.db, mail: t.mail, clock });
+    await second.ready();
+    try {
+      await Promise.all([t.app.deps.subscriptions.runRenewals(), second.deps.subscriptions.runRenewals()]);
+    } finally {
+      await second.close();
+    }
     expect(await ledgerOf(u.id)).toEqual({ balance: 1.82, rentBills: 2 });
     expect(await mine(u.c)).toEqual([
       { telCode: '1', phone: uPhone, paymentDate: '2026-03-28', monthRent: 4.09, planId: payg },
@@ -313,10 +321,13 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     expect(await mine(v.c)).toEqual([]);
     expect(await ledgerOf(v.id)).toEqual({ balance: 5.91, rentBills: 1 });
 
-    // short: told by e-mail, kept through the grace period (7 days), retried daily
+    // short: told on the account's sockets and by e-mail, kept through the grace period (7 days), retried daily
     const sentBefore = t.mail.sent.length;
+    const told = vi.spyOn(t.app.deps.realtime, 'emitRenewalFailed');
     at('2026-03-28T00:30:00Z');
     await t.app.deps.subscriptions.runRenewals();
+    const toldU = () => told.mock.calls.filter(([id]) => id === u.id);
+    expect(toldU()).toEqual([[u.id, { number: `1${uPhone}`, reclaimOn: '2026-04-04' }]]);
     const [uRow] = await t.db.query<{ email: string }>(`SELECT email FROM accounts WHERE id = $1`, [u.id]);
     const notice = t.mail.sent.slice(sentBefore).filter((m) => m.to === uRow!.email);
     expect(notice).toHaveLength(1);
@@ -326,6 +337,8 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     await t.app.deps.subscriptions.runRenewals();
     expect(await mine(u.c)).toHaveLength(1);
     expect(t.mail.sent.slice(sentBefore).filter((m) => m.to === uRow!.email)).toHaveLength(1);
+    expect(toldU()).toHaveLength(1);
+    told.mockRestore();
     at('2026-04-04T00:30:00Z');
     await t.app.deps.subscriptions.runRenewals();
     expect(await mine(u.c)).toEqual([]);

@@ -4,7 +4,8 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BalanceEvent } from '@numa/contract';
 import { runAdmin } from '../src/cli/admin';
-import { brandFlag, type OpenContext } from '../src/cli/context';
+import { brandFlag, contextOn, type OpenContext } from '../src/cli/context';
+import { openPostgres } from '../src/db/postgres';
 import { ManualClock } from '../src/lib/clock';
 import { sandboxSignatureHeader, signSandbox } from '../src/providers/payments/sandbox';
 import {
@@ -135,10 +136,21 @@ describe(`payments (${testDbKind})`, () => {
     const events: number[] = [];
     s2.on('balance', (e) => events.push(BalanceEvent.parse(e).balance));
 
+    // the provider sends the payer back to our own pages only
+    expect(
+      (
+        await c.post('/web/paySubmit', {
+          payment_method: 'creditCard',
+          productid: 'card_web_usd_10',
+          return_url: 'https://elsewhere.example/numbers',
+        })
+      ).body.retcode,
+    ).toBe(100001);
     const sub = await c.post('/web/paySubmit', {
       payment_method: 'creditCard',
       productid: 'card_web_usd_CUSTOM',
       custom_amount: 20,
+      return_url: 'http://localhost/numbers',
     });
     expect(sub.body.retcode).toBe(0);
     const { orderId, paymentUrl } = sub.body.data as { orderId: string; paymentUrl: string };
@@ -161,6 +173,7 @@ describe(`payments (${testDbKind})`, () => {
     const after = await t.app.inject({ url: pay.headers.location as string, headers: { host: 'localhost' } });
     expect(after.body).toContain('answered HTTP 200');
     expect(after.body).toContain('>Send the notification again</button>');
+    expect(after.body).toContain('<a class="back" href="http://localhost/numbers">Return to Numa</a>');
     expect(await got).toBe(23);
     await until(async () => events.includes(23));
     // "Send the notification again" by hand, then a replay 100 times and 20 at once: credited once
@@ -454,6 +467,51 @@ describe(`payments (${testDbKind})`, () => {
       true,
     );
   });
+
+  it.skipIf(testDbKind !== 'postgres')(
+    'tells the open sockets of an operator refund and credit made by the command in its own process (PostgreSQL NOTIFY)',
+    async () => {
+      const c = await newUser();
+      const accountId = await accountIdOf(c);
+      const { orderId, paymentUrl } = (
+        await c.post('/web/paySubmit', { payment_method: 'creditCard', productid: 'card_web_usd_10' })
+      ).body.data as { orderId: string; paymentUrl: string };
+      await t.app.inject({
+        method: 'POST',
+        url: `${new URL(paymentUrl).pathname}/pay`,
+        headers: { host: 'localhost' },
+      });
+      const s = await connect(t.url, c.token!);
+      sockets.push(s);
+      const events: number[] = [];
+      s.on('balance', (e) => events.push(BalanceEvent.parse(e).balance));
+      // the command's own database connection, as `npm run admin` opens it on DATABASE_URL
+      const [{ schema }] = (await t.db.query<{ schema: string }>(`SELECT current_schema() AS schema`)) as [
+        { schema: string },
+      ];
+      const admin = async (...argv: string[]) => {
+        const out: string[] = [];
+        const code = await runAdmin(
+          argv,
+          { out: (l = '') => out.push(l), err: (l) => out.push(l) },
+          async (_f, o) =>
+            contextOn(
+              t.app.deps.env,
+              await openPostgres(process.env.TEST_DATABASE_URL!, { schema, max: 2 }),
+              'numa',
+              o,
+            ),
+        );
+        return { code, text: out.join('\n') };
+      };
+      expect((await admin('payment', 'refund', orderId)).text).toBe('refunded');
+      await until(async () => events.includes(0));
+      expect((await admin('account', 'credit', String(accountId), '2.5')).code).toBe(0);
+      await until(async () => events.includes(2.5));
+      expect(events).toEqual([0, 2.5]);
+      expect(await ledgerAddsUp(accountId)).toEqual({ balance: 25_000, bills: 3 });
+    },
+  );
 });
 
 describe(`PayPal adapter against a local fake (${testDbKind})`, () => {
@@ -583,6 +641,12 @@ describe(`Stripe adapter against a local fake of its API (${testDbKind})`, () =>
         const url = new URL(req.url!, 'http://x');
         if (req.method === 'POST' && url.pathname === '/v1/checkout/sessions') {
           const form = new URLSearchParams(body);
+          // $100 meets an outage, $50 a refused request (as Stripe answers them)
+          const cents = form.get('line_items[0][price_data][unit_amount]');
+          if (cents === '10000')
+            return json(500, { error: { type: 'api_error', message: 'An unknown error occurred' } });
+          if (cents === '5000')
+            return json(400, { error: { type: 'invalid_request_error', message: 'Invalid currency' } });
           created.push(form);
           const id = `cs_test_${++seq}`;
           const s = {
@@ -666,6 +730,11 @@ describe(`Stripe adapter against a local fake of its API (${testDbKind})`, () =>
     ).body.data;
     expect(created[1]!.get('allowed_payment_method_types[0]')).toBe('wechat_pay');
     expect(created[1]!.get('payment_method_options[wechat_pay][client]')).toBe('web');
+    // Stripe down: recharge temporarily unavailable; a checkout it refuses: order submission failed
+    const retcodeOf = async (productid: string) =>
+      (await c.post('/web/paySubmit', { payment_method: 'creditCard', productid })).body.retcode;
+    expect(await retcodeOf('card_web_usd_100')).toBe(200041);
+    expect(await retcodeOf('card_web_usd_50')).toBe(200042);
     // crypto is not Stripe's: it stays on the sandbox
     expect(
       (await c.post('/web/etherPay/paySubmit', { productid: 'crypto_web_usd_20', currency: 'ETH' })).body.data

@@ -23,6 +23,7 @@ export const socketEvents = {
   kicked: 'kicked',
   balance: 'balance',
   codeSms: 'codeSms',
+  renewalFailed: 'renewalFailed',
 } as const;
 
 /**
@@ -139,6 +140,17 @@ export type Kicked = z.infer<typeof Kicked>;
 export const CodeSmsEvent = z.object({ app: z.string(), number: FullNumber, sms: SmsItem });
 export type CodeSmsEvent = z.infer<typeof CodeSmsEvent>;
 
+/**
+ * A number's rent could not be paid on its date (ours, issue 11): the grace period started, and the
+ * number is reclaimed on `reclaimOn` (ISO date) unless the balance pays the rent before. Every socket
+ * of the account gets it (an e-mail says the same).
+ */
+export const RenewalFailedEvent = z.object({
+  number: FullNumber,
+  reclaimOn: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+});
+export type RenewalFailedEvent = z.infer<typeof RenewalFailedEvent>;
+
 /** socket.io typings: `io<ServerToClientEvents, ClientToServerEvents>()`. */
 export interface ClientToServerEvents {
   sendMessage: (payload: z.input<typeof SendPayload>) => void;
@@ -148,4 +160,5 @@ export interface ServerToClientEvents {
   kicked: (kick: Kicked) => void;
   balance: (event: BalanceEvent) => void;
   codeSms: (event: CodeSmsEvent) => void;
+  renewalFailed: (event: RenewalFailedEvent) => void;
 }

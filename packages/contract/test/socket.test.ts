@@ -65,6 +65,8 @@ describe('socket constants', () => {
       kicked: 'kicked',
       // beyond the spec: a received verification code, before the next poll (issue 12)
       codeSms: 'codeSms',
+      // beyond the spec: a number's rent could not be paid, the grace period started (issue 11)
+      renewalFailed: 'renewalFailed',
     });
     expect(constants.mmsMaxBytes).toBe(5 * 1024 * 1024);
     expect(constants.mmsMimeTypes).toContain('image/jpeg');

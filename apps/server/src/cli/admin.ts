@@ -3,12 +3,14 @@
  * embedded one in DATA_DIR — handed to the running server over its private socket when one holds it.
  * `npm run admin -- help` lists commands.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountCommands } from './commands/account';
 import { reviewCommands } from './commands/review';
 import { numberCommands } from './commands/numbers';
 import { paymentCommands } from './commands/payments';
 import { codeCommands } from './commands/codes';
+import { rateCommands } from './commands/rates';
 import { CliError, openLocal, type Command, type OpenContext } from './context';
 import { forwardToServer } from './remote';
 
@@ -18,6 +20,7 @@ export const commands: Command[] = [
   ...numberCommands,
   ...paymentCommands,
   ...codeCommands,
+  ...rateCommands,
 ];
 
 function help(out: (l?: string) => void) {
@@ -25,6 +28,12 @@ function help(out: (l?: string) => void) {
   out();
   for (const c of commands) out(`  ${c.usage.padEnd(72)} ${c.summary}`);
 }
+
+const allOptions = () =>
+  Object.assign({ brand: { type: 'string' as const } }, ...commands.map((c) => c.options ?? {})) as Record<
+    string,
+    { type: 'string' | 'boolean' }
+  >;
 
 export interface AdminIo {
   out: (line?: string) => void;
@@ -38,11 +47,12 @@ export async function runAdmin(
   open: OpenContext = openLocal,
 ): Promise<number> {
   const { out, err: errOut } = typeof io === 'function' ? { out: io, err: stdio.err } : io;
-  const options = Object.assign(
-    { brand: { type: 'string' as const } },
-    ...commands.map((c) => c.options ?? {}),
-  );
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: false, options });
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: allOptions(),
+  });
   const flags = values as Record<string, string | boolean>;
   const name = positionals.slice(0, 2).join(' ');
   const cmd = commands.find((c) => c.name === name);
@@ -68,9 +78,23 @@ export async function runAdmin(
   }
 }
 
+/** A command's file arguments made absolute (the server it may be handed to has its own working folder). */
+function absoluteFileArgs(argv: string[]): string[] {
+  const { positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: false,
+    options: allOptions(),
+  });
+  const cmd = commands.find((c) => c.name === positionals.slice(0, 2).join(' '));
+  if (!cmd?.fileArgs) return argv;
+  const files = new Set(positionals.slice(2));
+  return argv.map((a) => (files.has(a) ? path.resolve(a) : a));
+}
+
 const isMain = process.argv[1] && /admin\.(ts|js)$/.test(process.argv[1]);
 if (isMain) {
-  const argv = process.argv.slice(2);
+  const argv = absoluteFileArgs(process.argv.slice(2));
   const forwarded = await forwardToServer(argv, stdio);
   process.exitCode = forwarded ?? (await runAdmin(argv));
 }

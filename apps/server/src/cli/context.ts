@@ -28,7 +28,7 @@ import type { Deps } from '../types';
 export interface CliContext
   extends
     Pick<Deps, 'codesOperator' | 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'>,
-    Partial<Pick<Deps, 'subscriptions'>> {
+    Partial<Pick<Deps, 'subscriptions' | 'pricing'>> {
   env: Env;
   brand: BrandId;
   out: (line?: string) => void;
@@ -53,6 +53,8 @@ export interface Command {
   summary: string;
   /** Flags it takes besides --brand (values are strings unless said). */
   options?: Record<string, { type: 'string' | 'boolean' }>;
+  /** Its arguments are file paths: made absolute before the command is handed to the server. */
+  fileArgs?: boolean;
   run(ctx: CliContext, args: string[], flags: Record<string, string | boolean>): Promise<void>;
 }
 
@@ -82,7 +84,19 @@ export const openLocal: OpenContext = async (flags, out) => {
   const env = loadEnv();
   assertDataDirFree(env);
   const brand = brandFlag(flags, env);
-  const db = await openDatabase(env);
+  return contextOn(env, await openDatabase(env), brand, out);
+};
+
+/**
+ * A command's context on an open database, without the server (closing it closes the database). On
+ * PostgreSQL, the balances it moves reach the servers' sockets through the database (db/notify.ts).
+ */
+export async function contextOn(
+  env: Env,
+  db: Database,
+  brand: BrandId,
+  out: (line?: string) => void,
+): Promise<CliContext & { close(): Promise<void> }> {
   const media = createMediaService(db, new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
   return {
     env,
@@ -94,11 +108,12 @@ export const openLocal: OpenContext = async (flags, out) => {
     numbers: createNumbersService(db),
     operator: createOperatorService(db),
     payments: cliPayments(env, db),
+    pricing: createPricing(db),
     review: createReviewService(db, media),
     subscriptions: localSubscriptions(db, env),
     close: () => db.close(),
   };
-};
+}
 
 export function describeAccount(a: Account, brand: Brand): string[] {
   return [
@@ -150,7 +165,7 @@ function localSubscriptions(db: Database, env: Env) {
   return createSubscriptionService({
     db,
     pricing: createPricing(db),
-    supply: createNumberSupply(),
+    supply: createNumberSupply(env),
     jobs,
     clock: systemClock,
     mail,

@@ -18,7 +18,8 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
   const file = adminSocketPath(app.deps.env);
   rmSync(file, { force: true });
   const { runAdmin } = await import('./admin');
-  const { env, codesOperator, demo, media, numbers, operator, payments, review, subscriptions } = app.deps;
+  const { env, codesOperator, demo, media, numbers, operator, payments, pricing, review, subscriptions } =
+    app.deps;
   const open: OpenContext = async (flags, out) => ({
     env,
     codesOperator,
@@ -27,6 +28,7 @@ export async function serveAdminSocket(app: FastifyInstance): Promise<() => Prom
     numbers,
     operator,
     payments,
+    pricing,
     review,
     subscriptions,
     brand: brandFlag(flags, env),

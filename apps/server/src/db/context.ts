@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely } from 'kysely';
-import type { Database, DB, Tx } from './types';
+import type { BalanceSource, Database, DB, Tx } from './types';
 
 /** The transaction a piece of code runs in (set by `Database.tx` around its callback). */
 export const txContext = new AsyncLocalStorage<{ open: boolean }>();
@@ -16,16 +16,31 @@ export function noteBalanceChange(tx: Tx, accountId: number) {
   changedBalances.get(tx)?.add(accountId);
 }
 
+/** How balance changes travel between processes (PostgreSQL's NOTIFY; db/notify.ts). */
+export interface BalanceChannel {
+  publish(accountIds: number[]): Promise<void>;
+  listen(onIds: (accountIds: number[]) => void): Promise<() => Promise<void>>;
+}
+
 /** The facade over a Kysely instance: `q`, `tx(fn)` (the only maker of `Tx` handles), `close`. */
-export function facade(kind: Database['kind'], kysely: Kysely<DB>): Database {
-  const listeners = new Set<(accountIds: number[]) => void>();
-  const announce = (ids: number[]) => {
+export function facade(kind: Database['kind'], kysely: Kysely<DB>, channel?: BalanceChannel): Database {
+  const listeners = new Set<(accountIds: number[], from: BalanceSource) => void>();
+  const publishing = new Set<Promise<void>>();
+  const announce = (ids: number[], from: BalanceSource = 'here') => {
     for (const l of listeners) {
       try {
-        l(ids);
+        l(ids, from);
       } catch {
         // a listener's failure never turns a committed write into an error
       }
+    }
+    // a process nobody here listens in (the operator's command) hands its changes to the servers
+    if (from === 'here' && !listeners.size && channel) {
+      const p = channel
+        .publish(ids)
+        .catch(() => {})
+        .finally(() => publishing.delete(p));
+      publishing.add(p);
     }
   };
   return {
@@ -47,11 +62,16 @@ export function facade(kind: Database['kind'], kysely: Kysely<DB>): Database {
       if (changed.size) announce([...changed]);
       return result;
     },
-    balancesCommitted: announce,
+    balancesCommitted: (ids) => announce(ids),
     onBalancesCommitted(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    close: () => kysely.destroy(),
+    ...(channel ? { hearOtherProcesses: () => channel.listen((ids) => announce(ids, 'elsewhere')) } : {}),
+    async close() {
+      // what is still being handed to the servers goes first
+      await Promise.all([...publishing]);
+      await kysely.destroy();
+    },
   };
 }

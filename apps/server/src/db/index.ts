@@ -5,7 +5,7 @@ import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
 import type { Database } from './types';
 
-export type { Database, DB, Q, Tx } from './types';
+export type { BalanceSource, Database, DB, Q, Tx } from './types';
 
 /** PostgreSQL when DATABASE_URL is set, else PGlite in DATA_DIR/pg; migrated before use. */
 export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Database> {

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { facade } from './context';
+import { postgresBalanceChannel } from './notify';
 import type { Database, DB } from './types';
 
 const typeParsers: Record<number, (v: string) => unknown> = {
@@ -35,5 +36,14 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
       c.release();
     }
   }
-  return facade('postgres', new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }));
+  const listener = () =>
+    new pg.Client({
+      connectionString: url,
+      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    });
+  return facade(
+    'postgres',
+    new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+    postgresBalanceChannel(pool, listener, opts.schema),
+  );
 }

@@ -11,6 +11,9 @@ export type Q = Kysely<DB>;
 
 declare const txBrand: unique symbol;
 
+/** Who committed a balance change: this process, or another one (heard through the database). */
+export type BalanceSource = 'here' | 'elsewhere';
+
 /**
  * An open transaction, as handed out by `Database.tx` only. Repository functions that must run
  * inside the caller's transaction (the ledger, a job born claimed, anything locked FOR UPDATE) take a
@@ -33,11 +36,17 @@ export interface Database {
    * Calls `listener` after every committed transaction that moved balances (through `ledger.apply`),
    * with those accounts; returns the unsubscribe. app.ts pushes the new balances to the sockets.
    */
-  onBalancesCommitted(listener: (accountIds: number[]) => void): () => void;
+  onBalancesCommitted(listener: (accountIds: number[], from: BalanceSource) => void): () => void;
   /**
    * Tells the `onBalancesCommitted` listeners of balances moved by a write already committed outside
    * `tx` (a bill written inside one statement, not through `ledger.apply`).
    */
   balancesCommitted(accountIds: number[]): void;
+  /**
+   * PostgreSQL: starts hearing the balances other processes commit — a process with no listener of
+   * its own (the operator's command) publishes its changes with NOTIFY, and they reach this process's
+   * listeners as `elsewhere`. Resolves once listening, with the stop. Absent on PGlite (one process).
+   */
+  hearOtherProcesses?(): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }

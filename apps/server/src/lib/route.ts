@@ -10,6 +10,7 @@ import {
 import type { RequestContext } from '../types';
 import type { Session } from '../services/sessions';
 import { ApiError } from './errors';
+import { JsonText } from './jsonText';
 
 export interface Call<E extends EndpointDef> {
   req: FastifyRequest;
@@ -92,7 +93,7 @@ function rawInput(req: FastifyRequest, method: EndpointDef['method']): Record<st
 export function route<E extends EndpointDef>(
   app: FastifyInstance,
   ep: E,
-  handler: (call: Call<E>) => Promise<RawOutputOf<E>>,
+  handler: (call: Call<E>) => Promise<RawOutputOf<E> | JsonText<RawOutputOf<E>>>,
   options: RouteOptions = {},
 ) {
   const { sessions, env, limits } = app.deps;
@@ -146,13 +147,18 @@ export function route<E extends EndpointDef>(
       });
       if (reply.sent) return reply;
       if (validateOutput) {
-        const check = ep.output.safeParse(data);
+        const check = ep.output.safeParse(data instanceof JsonText ? JSON.parse(data.text) : data);
         if (!check.success) {
           req.log.error({ endpoint: ep.name, issues: check.error.issues }, 'response breaks the contract');
           throw new Error(`response of ${ep.name} breaks the contract`);
         }
       }
-      return reply.header('cache-control', 'no-store').send({ retcode: 0, retmsg: '', data });
+      reply.header('cache-control', 'no-store');
+      if (data instanceof JsonText)
+        return reply
+          .type('application/json; charset=utf-8')
+          .send(`{"retcode":0,"retmsg":"","data":${data.text}}`);
+      return reply.send({ retcode: 0, retmsg: '', data });
     },
   });
 }

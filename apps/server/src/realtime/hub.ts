@@ -4,6 +4,7 @@ import {
   type ClientToServerEvents,
   type CodeSmsEvent,
   type Lang,
+  type RenewalFailedEvent,
   type ServerToClientEvents,
 } from '@numa/contract';
 import { toReceiveMessage, type MessageRow } from '../services/chats';
@@ -55,9 +56,14 @@ export class RealtimeHub {
     return this.io;
   }
 
-  /** The account's new balance to all its sockets (every server with the Redis adapter). */
-  emitBalance(accountId: number, balance: number) {
-    this.io?.to(accountRoom(accountId)).emit(socketEvents.balance, { balance });
+  /**
+   * The account's new balance to all its sockets (every server with the Redis adapter); `localOnly`:
+   * to this server's sockets only (a change every server heard of, db/notify.ts).
+   */
+  emitBalance(accountId: number, balance: number, opts: { localOnly?: boolean } = {}) {
+    const io = this.io;
+    if (!io) return;
+    (opts.localOnly ? io.local : io).to(accountRoom(accountId)).emit(socketEvents.balance, { balance });
   }
 
   emitMessage(row: MessageRow) {
@@ -65,6 +71,11 @@ export class RealtimeHub {
     if (!io) return;
     for (const lang of langs)
       io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+  }
+
+  /** A number's rent could not be paid: to every socket of the account. */
+  emitRenewalFailed(accountId: number, event: RenewalFailedEvent) {
+    this.io?.to(accountRoom(accountId)).emit(socketEvents.renewalFailed, event);
   }
 
   /** A code SMS arrived on a number the account locked: to every socket of the account. */

@@ -1,5 +1,5 @@
 import type { Direction, MessageType, Minor, SmsRef } from '@numa/contract';
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Q, Tx } from '../db';
 import type { ClaimedJobRow } from './jobs';
 import { billInsert, type BalanceChange } from './ledger';
@@ -59,21 +59,6 @@ const cols = [
   'deleted',
 ] as const;
 
-/** What a chat list item is made of (services/chats/views.ts toChatListItem). */
-export type ChatListRow = Pick<
-  MessageRow,
-  | 'ownFullNumber'
-  | 'ownTelCode'
-  | 'otherFullNumber'
-  | 'otherTelCode'
-  | 'date'
-  | 'text'
-  | 'media'
-  | 'type'
-  | 'smsId'
-  | 'direction'
->;
-
 export interface NewMessage {
   accountId: number;
   ownFullNumber: string;
@@ -94,6 +79,9 @@ export interface NewMessage {
   highlightText?: string;
   /** The wanted date (default now); the stored one is later when the conversation already has it. */
   date?: number;
+  /** A voice message's transcript and speech-to-text status, when known on arrival. */
+  stt?: string | undefined;
+  sttStatus?: number | undefined;
 }
 
 export const messagesRepo = {
@@ -184,6 +172,8 @@ export const messagesRepo = {
         carrier_id: m.carrierId ?? null,
         highlight_target: m.highlightTarget ?? '',
         highlight_text: m.highlightText ?? '',
+        ...(m.stt !== undefined ? { stt: m.stt } : {}),
+        ...(m.sttStatus !== undefined ? { stt_status: m.sttStatus } : {}),
       })
       .returning(cols)
       .executeTakeFirstOrThrow();
@@ -219,29 +209,52 @@ export const messagesRepo = {
   },
 
   /**
-   * The newest message of every conversation whose newest message is at or after `from` (epoch ms),
-   * newest first: the conversation rows by their index (account, last_date), each joined to its last
-   * message by primary key, only the columns the chat list answers with — aggregated into one JSON
-   * value, so thousands of chats cross from the database as one field rather than ten per row (on
-   * the embedded PGlite, decoding rows field by field cost more than the query itself).
+   * The chat list (contract ChatListItem[]) as JSON text: the newest message of every conversation
+   * whose newest message is at or after `from` (epoch ms), newest first — the conversation rows joined
+   * to their last message by primary key, only the columns the answer holds (the national numbers
+   * too), serialized by the database with row_to_json into one text field. Thousands of chats cross as
+   * one value that goes into the answer as it is: on the embedded PGlite, decoding rows field by field
+   * (or JSON.parse, mapping and stringify again in JS) cost more than the query, and row_to_json over
+   * a subquery is the cheapest of the database's JSON builders there.
+   *
+   * With the account's validator (`version`: count and sum of its conversation rows' versions,
+   * migration 055) in the same statement and snapshot: when it equals `known`, the list is not built
+   * and `list` is null (the caller's copy built under `known` is current).
    */
-  async chatList(q: Q, accountId: number, from: number): Promise<ChatListRow[]> {
-    const { rows } = await sql<{ list: ChatListRow[] | string }>`
-      SELECT coalesce(json_agg(json_build_object(
-               'ownFullNumber', m.own_full_number, 'ownTelCode', m.own_tel_code,
-               'otherFullNumber', m.other_full_number, 'otherTelCode', m.other_tel_code,
-               'date', m.date, 'text', m.text, 'media', m.media, 'type', m.type,
-               'smsId', m.sms_id, 'direction', m.direction
-             ) ORDER BY c.last_date DESC), '[]'::json) AS list
-        FROM chats c JOIN messages m ON m.id = c.last_message_id
-       WHERE c.account_id = ${accountId} AND c.last_message_id IS NOT NULL AND c.last_date >= ${from}
+  async chatListJson(
+    q: Q,
+    accountId: number,
+    from: number,
+    known: string | null = null,
+  ): Promise<{ version: string; list: string | null }> {
+    const { rows } = await sql<{ version: string; list: string | null }>`
+      WITH v AS (
+        SELECT count(*) || ':' || coalesce(sum(version), 0) AS version FROM chats WHERE account_id = ${accountId}
+      )
+      SELECT v.version, CASE WHEN v.version IS DISTINCT FROM ${known}::text THEN (
+        SELECT coalesce(json_agg(r ORDER BY r.date DESC)::text, '[]') FROM (
+          SELECT m.own_full_number AS "ownFullNumber", m.own_tel_code AS "ownTelCode",
+                 ${nationalSql(sql.ref('m.own_full_number'), sql.ref('m.own_tel_code'))} AS "ownNumber",
+                 m.other_full_number AS "otherFullNumber", m.other_tel_code AS "otherTelCode",
+                 ${nationalSql(sql.ref('m.other_full_number'), sql.ref('m.other_tel_code'))} AS "otherNumber",
+                 m.date, m.text, m.media, m.type, m.sms_id AS "smsId", m.direction
+            FROM chats c JOIN messages m ON m.id = c.last_message_id
+           WHERE c.account_id = ${accountId} AND c.last_message_id IS NOT NULL AND c.last_date >= ${from}
+        ) r
+      ) END AS list
+      FROM v
     `.execute(q);
-    const list = rows[0]?.list ?? [];
-    return typeof list === 'string' ? (JSON.parse(list) as ChatListRow[]) : list;
+    const row = rows[0]!;
+    return { version: row.version, list: row.list };
   },
 
-  /** A page of a conversation, newest first, within [from, to) and the optional bounds. */
-  async dialog(
+  /**
+   * A page of a conversation, newest first, within [from, to) and the optional bounds, as JSON text
+   * of the contract's Message[] (built by the database like the chat list: only the answer's columns,
+   * the speech-to-text fields on voice messages only), with the date of the page's last message and
+   * whether the range holds older ones (`more`: one index probe below that date).
+   */
+  async dialogJson(
     q: Q,
     p: {
       accountId: number;
@@ -251,22 +264,32 @@ export const messagesRepo = {
       to: number;
       before?: number;
       after?: number;
-      limit: number;
+      pageSize: number;
     },
-  ): Promise<MessageRow[]> {
-    return q
-      .selectFrom('messages')
-      .select(cols)
-      .where('account_id', '=', p.accountId)
-      .where('own_full_number', '=', p.own)
-      .where('other_full_number', '=', p.other)
-      .where('deleted', '=', false)
-      .where('date', '>=', p.from)
-      .where('date', '<', Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER))
-      .where('date', '>', p.after ?? -1)
-      .orderBy('date', 'desc')
-      .limit(p.limit)
-      .execute();
+  ): Promise<{ list: string; more: boolean; lastDate: number | null }> {
+    const where = sql`m.account_id = ${p.accountId} AND m.own_full_number = ${p.own} AND m.other_full_number = ${p.other}
+      AND m.deleted = false AND m.date >= ${p.from} AND m.date > ${p.after ?? -1}`;
+    const { rows } = await sql<{ list: string; lastDate: number | null; more: boolean }>`
+      SELECT pg.list, pg."lastDate",
+             EXISTS (SELECT 1 FROM messages m WHERE ${where} AND m.date < pg."lastDate") AS more
+        FROM (
+          SELECT coalesce(json_strip_nulls(json_agg(r ORDER BY r.date DESC))::text, '[]') AS list,
+                 min(r.date) AS "lastDate"
+            FROM (
+              SELECT m.sms_id AS "smsId", m.date, m.type, m.text, m.media, m.direction, m.status,
+                     m.highlight_target AS "highlightTarget", m.highlight_text AS "highlightText",
+                     CASE WHEN m.type = 'voicemail' THEN m.stt END AS stt,
+                     CASE WHEN m.type = 'voicemail' THEN m.media <> '' END AS "getStt",
+                     CASE WHEN m.type = 'voicemail' THEN coalesce(m.stt_status, 0) END AS "sttStatus"
+                FROM messages m
+               WHERE ${where} AND m.date < ${Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER)}
+               ORDER BY m.date DESC
+               LIMIT ${p.pageSize}
+            ) r
+        ) pg
+    `.execute(q);
+    const row = rows[0]!;
+    return { list: row.list, more: row.more, lastDate: row.lastDate };
   },
 
   /** Marks messages deleted; returns how many were (still) there; the conversations touched are refreshed. */
@@ -545,6 +568,11 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
     received: row.received ? toRow(row.received) : null,
     job: (row.job as ClaimedJobRow | null) ?? null,
   };
+}
+
+/** The national part of a party number in SQL (views.ts nationalOf): the full number less its tel code, or all of it. */
+function nationalSql(full: RawBuilder<unknown>, telCode: RawBuilder<unknown>): RawBuilder<string> {
+  return sql<string>`CASE WHEN ${telCode} <> '' AND starts_with(${full}, ${telCode}) THEN substr(${full}, length(${telCode}) + 1) ELSE ${full} END`;
 }
 
 /** A message row from json_build_object (bigint columns arrive as JSON numbers already). */

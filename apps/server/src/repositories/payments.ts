@@ -337,6 +337,7 @@ export const sandboxRepo = {
       currency: string;
       notifyUrl: string;
       crypto: Record<string, unknown> | null;
+      returnUrl: string | null;
     },
   ) {
     await q
@@ -349,6 +350,7 @@ export const sandboxRepo = {
         currency: c.currency,
         notify_url: c.notifyUrl,
         crypto: c.crypto ? JSON.stringify(c.crypto) : null,
+        return_url: c.returnUrl,
       })
       .execute();
   },
@@ -365,6 +367,7 @@ export const sandboxRepo = {
           'currency',
           'notify_url as notifyUrl',
           'crypto',
+          'return_url as returnUrl',
           'status',
           'last_event as lastEvent',
         ])

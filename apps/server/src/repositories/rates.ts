@@ -136,6 +136,37 @@ export const ratesRepo = {
     return { total: count?.n ?? 0, rows: rows as CountryRateRow[] };
   },
 
+  /** The kinds the table has, and the places (countries, special keys like TollFree) a rate may name. */
+  async keys(q: Q): Promise<{ kinds: string[]; places: string[] }> {
+    const [kinds, countries, used] = await Promise.all([
+      q.selectFrom('rates').select('kind').distinct().execute(),
+      q.selectFrom('countries').select('code').execute(),
+      q
+        .selectFrom('rates')
+        .select('country as place')
+        .union(q.selectFrom('rates').select('origin as place'))
+        .execute(),
+    ]);
+    return {
+      kinds: kinds.map((k) => k.kind),
+      places: [...countries.map((c) => c.code), ...used.map((u) => u.place)].filter((p) => p !== '*'),
+    };
+  },
+
+  /** Every rate, in key order (the operator's export). */
+  all: (q: Q, f: { currency?: string; kind?: string } = {}): Promise<RateRow[]> => {
+    let query = q.selectFrom('rates').select(['currency', 'kind', 'origin', 'country', 'variant', 'amount']);
+    if (f.currency) query = query.where('currency', '=', f.currency);
+    if (f.kind) query = query.where('kind', '=', f.kind);
+    return query
+      .orderBy('currency')
+      .orderBy('kind')
+      .orderBy('country')
+      .orderBy('origin')
+      .orderBy('variant')
+      .execute() as Promise<RateRow[]>;
+  },
+
   /**
    * Writes rates (the operator's import, a data migration): each row replaces the one of its key.
    * With `replaceKinds`, the rows of every (currency, kind) present in the import that the import

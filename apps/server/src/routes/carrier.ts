@@ -6,7 +6,8 @@ import { TwilioCarrier, twilioPaths } from '../providers/carrier/twilio';
 const emptyTwiml = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
 /**
- * The carrier's side of the server: Twilio's webhooks (incoming messages, status callbacks) and the
+ * The carrier's side of the server: Twilio's webhooks (incoming messages, status callbacks, incoming
+ * calls with their status callbacks and voicemail recordings) and the
  * signed media links it fetches MMS files from. Registered only when the carrier is Twilio; nothing
  * here trusts a request before its signature is checked.
  */
@@ -55,6 +56,45 @@ export default async function carrierRoutes(app: FastifyInstance) {
     const params = verified(req);
     try {
       await twilio.status(params);
+    } catch (err) {
+      throw refusal(err);
+    }
+    return reply.code(204).send();
+  });
+
+  const query = (req: FastifyRequest) =>
+    Object.fromEntries(
+      Object.entries((req.query ?? {}) as Record<string, unknown>).filter(
+        (e): e is [string, string] => typeof e[1] === 'string',
+      ),
+    );
+
+  // incoming calls: answered with TwiML (forward, voicemail or reject); their end and recordings
+  app.post(twilioPaths.voice, async (req, reply) => {
+    const params = verified(req);
+    let twiml: string;
+    try {
+      twiml = await twilio.voice(params, query(req));
+    } catch (err) {
+      throw refusal(err);
+    }
+    return reply.type('text/xml').send(twiml);
+  });
+
+  app.post(twilioPaths.callStatus, async (req, reply) => {
+    const params = verified(req);
+    try {
+      await twilio.callStatus(params);
+    } catch (err) {
+      throw refusal(err);
+    }
+    return reply.code(204).send();
+  });
+
+  app.post(twilioPaths.recording, async (req, reply) => {
+    const params = verified(req);
+    try {
+      await twilio.recording(params, query(req));
     } catch (err) {
       throw refusal(err);
     }

@@ -23,6 +23,14 @@ export default async function paymentRoutes(app: FastifyInstance) {
   const baseUrl = (req: FastifyRequest) =>
     env.PAYMENT_PUBLIC_URL?.replace(/\/$/, '') ?? `${req.protocol}://${req.headers.host ?? req.hostname}`;
   const submitLimit = { rateLimit: { max: 60, timeWindow: 60_000 } };
+  // the provider sends the payer back to return_url: only to our own pages (no open redirect)
+  const publicHost = env.PAYMENT_PUBLIC_URL ? new URL(env.PAYMENT_PUBLIC_URL).host : null;
+  const ownReturnUrl = (req: FastifyRequest, url: string | undefined) => {
+    if (url === undefined) return undefined;
+    const host = new URL(url).host;
+    if (host !== req.headers.host && host !== publicHost) throw new ApiError(100001, null, 'return_url');
+    return url;
+  };
 
   route(app, endpoints.getPaymentMethods, async ({ session, ctx }) =>
     payments.methods(session.accountId, ctx.brand.id),
@@ -51,7 +59,7 @@ export default async function paymentRoutes(app: FastifyInstance) {
         method: methodOf(input),
         productId: input.productid,
         customAmount: input.custom_amount,
-        returnUrl: input.return_url,
+        returnUrl: ownReturnUrl(req, input.return_url),
       });
       return { orderId: String(r.order.id), paymentUrl: r.checkout.paymentUrl };
     };

@@ -5,7 +5,8 @@ import type { Database } from '../db';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { idemKey } from '../lib/idem';
-import type { InboundMessage } from '../providers/carrier/port';
+import type { CallAnswer, CallSink, InboundMessage, VoicemailRecording } from '../providers/carrier/port';
+import { SttFailedError, SttUnavailableError, type SttPort } from '../providers/stt/port';
 import { accountsRepo } from '../repositories/accounts';
 import { callsRepo, type CallRow } from '../repositories/calls';
 import { ledger } from '../repositories/ledger';
@@ -23,6 +24,11 @@ export interface InboundCall {
   answered: boolean;
   /** what the caller says into the voicemail (the simulated recording carries it) */
   message?: string | undefined;
+  /**
+   * The simulated carrier's recording comes with the report (default); a real carrier's recording
+   * arrives on its own (`voicemail`).
+   */
+  simulatedRecording?: boolean;
 }
 
 const notAllowed = () =>
@@ -77,10 +83,61 @@ export function createCallService(d: {
   db: Database;
   pricing: Pricing;
   clock: Clock;
+  /** Speech-to-text: a voicemail arrives in the chat with its transcript. */
+  stt: SttPort;
   /** Stores an inbound message (the chats area's sink). */
   deliver: (m: InboundMessage) => Promise<{ delivered: boolean }>;
 }) {
   const { db, pricing, clock } = d;
+
+  /** The holder of a number, its switches, its account and the receive rate of a minute. */
+  async function facts(toNumber: string) {
+    const to = toNumber.replace(/\D/g, '');
+    const holder = await numbersRepo.byFullNumber(db.q, to);
+    if (!holder) return null;
+    const [settings, account] = await Promise.all([
+      numbersRepo.callSettings(db.q, holder.accountId),
+      accountsRepo.byId(db.q, holder.accountId),
+    ]);
+    const type: 'forward' | 'voicemail' | 'voice' =
+      settings.forwardStatus === 1 && account?.phone
+        ? 'forward'
+        : settings.voicemailStatus === 1
+          ? 'voicemail'
+          : 'voice';
+    const rate =
+      (await pricing.receivePerMinute(brands[account!.brand].id, holder.country, holder.tollFree)) ??
+      zeroMinor;
+    const lang: 'en' | 'zh' = account!.brand === 'jiema' || account!.brand === 'cloudnumber' ? 'zh' : 'en';
+    return { to, holder, account: account!, type, rate, lang };
+  }
+
+  /**
+   * A voicemail into the holder's chat, once per call: the recording in the media store and its
+   * transcript from the speech-to-text port (kept on the message; a failure leaves it to the user's
+   * own request, which says why).
+   */
+  async function voicemail(v: VoicemailRecording): Promise<void> {
+    let stt: string | null = null;
+    let sttStatus: number = constants.sttStatus.none;
+    try {
+      stt = await d.stt.transcribe({ bytes: v.bytes, mime: 'audio/wav', language: 'auto' });
+      sttStatus = constants.sttStatus.done;
+    } catch (err) {
+      if (err instanceof SttFailedError) sttStatus = constants.sttStatus.failed;
+      else if (!(err instanceof SttUnavailableError)) throw err;
+    }
+    await d.deliver({
+      carrierId: `vm-${v.carrierId}`,
+      from: v.from.replace(/\D/g, ''),
+      to: v.to.replace(/\D/g, ''),
+      text: '',
+      media: [{ bytes: v.bytes, fileName: v.fileName ?? 'voicemail.wav' }],
+      type: 'voicemail',
+      stt: stt ?? undefined,
+      sttStatus,
+    });
+  }
 
   const toRecord = (r: CallRow): CallRecord => ({
     _id: String(r.id),
@@ -125,26 +182,13 @@ export function createCallService(d: {
      * short for the minutes leaves the call unconnected (recorded, free). Null: nobody holds `to`.
      */
     async inbound(c: InboundCall): Promise<CallRecord | null> {
-      const to = c.to.replace(/\D/g, '');
+      const f = await facts(c.to);
+      if (!f) return null;
+      const { to, holder, type, rate } = f;
       const from = c.from.replace(/\D/g, '');
-      const holder = await numbersRepo.byFullNumber(db.q, to);
-      if (!holder) return null;
-      const [settings, account] = await Promise.all([
-        numbersRepo.callSettings(db.q, holder.accountId),
-        accountsRepo.byId(db.q, holder.accountId),
-      ]);
-      const type =
-        settings.forwardStatus === 1 && account?.phone
-          ? 'forward'
-          : settings.voicemailStatus === 1
-            ? 'voicemail'
-            : 'voice';
       const connected = type === 'voicemail' || (type === 'forward' && c.answered);
       const seconds = connected ? Math.max(0, Math.round(c.seconds)) : 0;
       const minutes = Math.ceil(seconds / 60);
-      const rate =
-        (await pricing.receivePerMinute(brands[account!.brand].id, holder.country, holder.tollFree)) ??
-        zeroMinor;
       const charge = mulMinor(rate, minutes);
       const record = (
         tx: Parameters<Parameters<Database['tx']>[0]>[0],
@@ -188,18 +232,31 @@ export function createCallService(d: {
         paid = false;
         row = await db.tx((tx) => record(tx, false, null));
       }
-      if (row && paid && type === 'voicemail') {
-        await d.deliver({
-          carrierId: `vm-${c.carrierId}`,
+      if (row && paid && type === 'voicemail' && c.simulatedRecording !== false) {
+        await voicemail({
+          carrierId: c.carrierId,
           from,
           to,
-          text: '',
-          media: [{ bytes: simulatedRecording(seconds, c.message ?? ''), fileName: 'voicemail.wav' }],
-          type: 'voicemail',
+          bytes: simulatedRecording(seconds, c.message ?? ''),
         });
       }
       return row ? toRecord(row) : null;
     },
+
+    /**
+     * How to answer a call as it rings: forward to the holder's phone, take a voicemail, or refuse
+     * (nobody holds the number, no switch is on, or the balance cannot pay one minute).
+     */
+    async answer(c: { from: string; to: string }): Promise<CallAnswer> {
+      const f = await facts(c.to);
+      if (!f) return { action: 'reject', lang: 'en' };
+      if (f.type === 'voice' || f.account.balance < f.rate) return { action: 'reject', lang: f.lang };
+      if (f.type === 'forward')
+        return { action: 'forward', to: `${f.account.telCode ?? ''}${f.account.phone!}`, lang: f.lang };
+      return { action: 'voicemail', lang: f.lang };
+    },
+
+    voicemail,
 
     /** getCallList: a page of a UTC month's calls. */
     async page(accountId: number, p: { date: string; pageNo: number; pageSize: number }) {
@@ -217,3 +274,12 @@ export function createCallService(d: {
 }
 
 export type CallService = ReturnType<typeof createCallService>;
+
+/** The calls service as the carrier's call sink (a real carrier's calls and recordings). */
+export const callSink = (calls: CallService): CallSink => ({
+  answer: (c) => calls.answer(c),
+  ended: async (c) => {
+    await calls.inbound({ ...c, simulatedRecording: false });
+  },
+  voicemail: (v) => calls.voicemail(v),
+});

@@ -143,6 +143,15 @@ export function createPricing(db: Database) {
       };
     },
 
+    /** What an imported rate may name: the kinds and places the table knows (services/ratesCsv.ts). */
+    async rateKeys() {
+      const k = await ratesRepo.keys(db.q);
+      return { kinds: new Set(k.kinds), places: new Set(k.places) };
+    },
+
+    /** Every rate (optionally of a currency or a kind), for the operator's export. */
+    allRates: (f?: { currency?: string; kind?: string }) => ratesRepo.all(db.q, f),
+
     /** Writes rates (the operator's import); see ratesRepo.importRates. */
     importRates: (rows: readonly RateRow[], opts?: { replaceKinds?: boolean }) =>
       db.tx((tx: Tx) => ratesRepo.importRates(tx, rows, opts)),

@@ -36,7 +36,7 @@ import {
   type SubscriptionRow,
 } from '../repositories/subscriptions';
 import type { MailPort } from '../providers/mail/port';
-import type { NumberSupplyPort, SupplyNumber } from '../providers/numbers';
+import { SupplyUnavailableError, type NumberSupplyPort, type SupplyNumber } from '../providers/numbers';
 import { caAreaCodes, tollFreeCodes, usAreaCodes } from '../providers/numbers/areaCodes';
 import { fill } from './accountTexts';
 import type { Pricing } from './pricing';
@@ -221,6 +221,34 @@ export function createSubscriptionService(d: SubscriptionDeps) {
     supply
       .acquire(n)
       .catch((err: unknown) => d.log.error({ err, number: n.full }, 'number supply: acquire failed'));
+
+  /**
+   * Rents a number the supply must hand over first (a real provider sells it to us): refuses a short
+   * balance before buying, buys (a provider that cannot sell it: no number for this area), then runs
+   * the transaction; when that fails and nobody on the platform holds the number, gives it back.
+   */
+  async function withNumber<T>(
+    accountId: number,
+    n: SupplyNumber,
+    total: Minor,
+    cannot: () => ApiError,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    const account = await accountsRepo.byId(db.q, accountId);
+    if (!account || account.balance < total) throw new ApiError(400001);
+    try {
+      await supply.acquire(n);
+    } catch (err) {
+      d.log.warn({ err, number: n.full }, 'number supply: acquire refused');
+      throw cannot();
+    }
+    try {
+      return await run();
+    } catch (err) {
+      if (!(await numbersRepo.byFullNumber(db.q, n.full))) await releaseLater(n);
+      throw err;
+    }
+  }
   const releaseLater = (n: SupplyNumber) =>
     supply
       .release(n)
@@ -473,7 +501,14 @@ export function createSubscriptionService(d: SubscriptionDeps) {
       telCode: string;
       areaCode?: string | undefined;
     }) {
-      const found = await supply.search({ code: p.code, type: p.type, areaCode: p.areaCode }, 50);
+      let found: SupplyNumber[];
+      try {
+        found = await supply.search({ code: p.code, type: p.type, areaCode: p.areaCode }, 50);
+      } catch (err) {
+        if (!(err instanceof SupplyUnavailableError)) throw err;
+        d.log.warn({ err }, 'number supply: search failed');
+        throw new ApiError(300002);
+      }
       const held = await subscriptionsRepo.held(
         db.q,
         found.map((n) => n.full),
@@ -513,6 +548,25 @@ export function createSubscriptionService(d: SubscriptionDeps) {
         phone: input.phone,
         full: input.telCode + input.phone,
       };
+      /** This account's subscription of the number, answered again to a repeated submit (one charge). */
+      const repeated = async (q: Q) => {
+        const held = await numbersRepo.byFullNumber(q, n.full);
+        if (!held) return null;
+        const first =
+          held.accountId === accountId
+            ? await subscriptionsRepo.lastHistory(q, accountId, n.full, H.subscribe)
+            : null;
+        if (!first) throw noNumber();
+        return { history: first, paymentDate: held.paymentDate, total: negMinor(first.charge) };
+      };
+      const result = (done: { history: HistoryRow; paymentDate: string; total: Minor }) => ({
+        historyId: String(done.history.id),
+        date: done.history.createdAt.getTime(),
+        subHint: subHint(lang, brand, n.full, done.paymentDate, done.total),
+      });
+      // held already: this account's repeated submit, or someone else's (a real supply no longer offers it)
+      const before = await repeated(db.q);
+      if (before) return result(before);
       if (
         !(await supply.offers(
           { code: input.code, type: input.type, areaCode: areaOf(input.code, input.phone) },
@@ -521,31 +575,25 @@ export function createSubscriptionService(d: SubscriptionDeps) {
       )
         throw noNumber();
       const country = input.code === 'TollFree' ? 'US' : input.code;
-      const done = await db.tx(async (tx) => {
-        const r = await rent(tx, {
-          accountId,
-          n,
-          country,
-          tollFree: input.code === 'TollFree',
-          plan,
-          type: H.subscribe,
-          key: 'sub',
-        });
-        if (r) return r;
-        const held = await numbersRepo.byFullNumber(tx, n.full);
-        const first =
-          held?.accountId === accountId
-            ? await subscriptionsRepo.lastHistory(tx, accountId, n.full, H.subscribe)
-            : null;
-        if (!held || !first) throw noNumber();
-        return { history: first, paymentDate: held.paymentDate, total: negMinor(first.charge) };
-      });
-      await acquireLater(n);
-      return {
-        historyId: String(done.history.id),
-        date: done.history.createdAt.getTime(),
-        subHint: subHint(lang, brand, n.full, done.paymentDate, done.total),
-      };
+      const total = addMinor(plan.price, plan.activationFee);
+      const done = await withNumber(accountId, n, total, noNumber, () =>
+        db.tx(async (tx) => {
+          const r = await rent(tx, {
+            accountId,
+            n,
+            country,
+            tollFree: input.code === 'TollFree',
+            plan,
+            type: H.subscribe,
+            key: 'sub',
+          });
+          if (r) return r;
+          const first = await repeated(tx);
+          if (!first) throw noNumber();
+          return first;
+        }),
+      );
+      return result(done);
     },
 
     /** reSubVirtualPhone: a reclaimed number back on its last plan, while nobody else holds it. */
@@ -573,21 +621,23 @@ export function createSubscriptionService(d: SubscriptionDeps) {
       const n: SupplyNumber = { telCode: h.telCode, phone: h.number, full: h.fullNumber };
       const facts = await numbersRepo.byFullNumber(db.q, n.full);
       if (facts) throw cannot();
-      const done = await db.tx(async (tx) => {
-        if (!(await subscriptionsRepo.markRestored(tx, h.id))) throw cannot();
-        const r = await rent(tx, {
-          accountId,
-          n,
-          country: plan.country === 'TollFree' ? 'US' : plan.country,
-          tollFree: plan.country === 'TollFree',
-          plan,
-          type: H.resubscribe,
-          key: `resub-${h.id}`,
-        });
-        if (!r) throw cannot();
-        return r;
-      });
-      await acquireLater(n);
+      const total = addMinor(plan.price, plan.activationFee);
+      const done = await withNumber(accountId, n, total, cannot, () =>
+        db.tx(async (tx) => {
+          if (!(await subscriptionsRepo.markRestored(tx, h.id))) throw cannot();
+          const r = await rent(tx, {
+            accountId,
+            n,
+            country: plan.country === 'TollFree' ? 'US' : plan.country,
+            tollFree: plan.country === 'TollFree',
+            plan,
+            type: H.resubscribe,
+            key: `resub-${h.id}`,
+          });
+          if (!r) throw cannot();
+          return r;
+        }),
+      );
       return {
         historyId: String(done.history.id),
         date: done.history.createdAt.getTime(),

@@ -9,6 +9,7 @@ import { Rail, unreadLabel } from './Rail';
 import { UnavailableTab } from './UnavailableTab';
 import { tabs } from './visibility';
 import { useTokenRefresh } from './useTokenRefresh';
+import { useBalanceSocket } from './useBalanceSocket';
 import { AccountDialogs } from '../features/account/AccountDialogs';
 
 /** Signed in: the rail and the current tab (spec 000 §2 App shell). */
@@ -20,6 +21,8 @@ export function AppShell() {
   const kicked = useSession((s) => s.kicked);
   const token = useSession((s) => s.token);
   useTokenRefresh();
+  // the chat socket carries the balance event; without the chat tab (jiema) a socket of its own does
+  useBalanceSocket(!tabs.includes('chats'));
 
   // messages arrive (unread counts, sound, notifications, the title) whichever tab is open
   useEffect(() => {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Button, ProgressBar } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useUi } from '../stores/ui';
+import { openRecharge } from '../features/payments/payBack';
 import { Dialog } from './Dialog';
 
 /** Alert sheet, snackbar, progress overlay, error / insufficient-balance dialog (spec 000 §2, 001 §2). */
@@ -43,7 +44,6 @@ function ErrorDialog() {
   const { t } = useTranslation();
   const error = useUi((s) => s.errorDialog);
   const showError = useUi((s) => s.showError);
-  const navigate = useUi((s) => s.navigate);
   const close = () => showError(null);
   const insufficient = error?.kind === 'insufficient';
   return (
@@ -64,7 +64,8 @@ function ErrorDialog() {
               autoFocus
               onPress={() => {
                 close();
-                navigate('tabAccount', 'credit');
+                // from the numbers tab, the top-up returns there (the pay-back URL)
+                openRecharge(useUi.getState().tab === 'numbers' ? 'numbers' : null);
               }}
             >
               {t('dialogs.recharge')}

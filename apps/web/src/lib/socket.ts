@@ -1,4 +1,5 @@
 import { applyBalanceEvent } from './balance';
+import { applyRenewalFailed } from './renewalNotice';
 import { io, type Socket } from 'socket.io-client';
 import {
   constants,
@@ -175,6 +176,7 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
 
   socket.on(socketEvents.receiveMessage, (raw: unknown) => handlers.onMessage(raw));
   socket.on(socketEvents.balance, (raw: unknown) => applyBalanceEvent(raw));
+  socket.on(socketEvents.renewalFailed, (raw: unknown) => applyRenewalFailed(raw));
 
   socket.on(socketEvents.kicked, (raw: unknown) => {
     const parsed = Kicked.safeParse(raw);

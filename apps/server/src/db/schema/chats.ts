@@ -58,6 +58,8 @@ export interface ChatsTables {
     max_date: number;
     last_date: number | null;
     last_message_id: number | null;
+    /** Set by the trigger chats_version on every write (migration 055): the chat list's validator. */
+    version: ColumnType<number, never, never>;
   };
   banner_ads: {
     brand: BrandId;

@@ -43,6 +43,8 @@ export interface PaymentsTables {
     currency: string;
     notify_url: string;
     crypto: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+    /** where the page sends the payer back once done (the order's return URL; migration 040) */
+    return_url: string | null;
     /** open | paid | failed | cancelled */
     status: Generated<string>;
     last_event: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;

@@ -41,6 +41,9 @@ export interface InboundMessage {
   media: InboundMedia[];
   /** Default: 'mms' with media, else 'sms'. */
   type?: 'sms' | 'mms' | 'verificationCode' | 'voicemail';
+  /** A voicemail's transcript, and its speech-to-text status (constants.sttStatus). */
+  stt?: string | undefined;
+  sttStatus?: number;
 }
 
 /**
@@ -71,6 +74,46 @@ export interface CarrierSink {
   status(update: StatusUpdate): Promise<void>;
 }
 
+/** An incoming call to one of our numbers, as it starts ringing. Numbers as the carrier gives them. */
+export interface CallStart {
+  /** The carrier's call id. */
+  carrierId: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * What to do with an incoming call: ring the holder's own phone (full number), take a voicemail (the
+ * greeting in `lang`), or refuse it (no holder, no switch on, or no money for a minute).
+ */
+export type CallAnswer =
+  | { action: 'forward'; to: string; lang: 'en' | 'zh' }
+  | { action: 'voicemail'; lang: 'en' | 'zh' }
+  | { action: 'reject'; lang: 'en' | 'zh' };
+
+/** An incoming call that ended. */
+export interface CallEnd extends CallStart {
+  /** How long it lasted once connected (a forwarded call: talking; a voicemail: the whole call). */
+  seconds: number;
+  /** Connected: the forwarded call was picked up, or the voicemail answered. */
+  answered: boolean;
+}
+
+/** A voicemail recording the carrier made of a call. */
+export interface VoicemailRecording extends CallStart {
+  bytes: Uint8Array;
+  fileName?: string;
+}
+
+/** Where the carrier hands incoming calls: the calls service. */
+export interface CallSink {
+  answer(call: CallStart): Promise<CallAnswer>;
+  /** Records (and charges) a call once per carrier id. */
+  ended(call: CallEnd): Promise<void>;
+  /** Puts a voicemail in the holder's chat with its transcript, once per call. */
+  voicemail(recording: VoicemailRecording): Promise<void>;
+}
+
 /**
  * The carrier: SMS/MMS out, and inbound messages and status updates in (through the sink). Errors of
  * a send are `CarrierError`s: `permanent` ones fail the message at once, others are retried.
@@ -83,6 +126,8 @@ export interface CarrierPort {
   sendMessage(message: OutboundMessage): Promise<{ id: string }>;
   /** Connects the carrier's inbound side to the chat service. */
   attach(sink: CarrierSink): void;
+  /** Connects the carrier's incoming calls to the calls service (carriers that take calls). */
+  attachCalls?(sink: CallSink): void;
   close?(): Promise<void>;
 }
 

@@ -2,6 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import {
   CarrierError,
+  type CallAnswer,
+  type CallSink,
   type CarrierPort,
   type CarrierSink,
   type InboundMedia,
@@ -43,7 +45,17 @@ export const twilioPaths = {
   inbound: '/carrier/twilio/inbound',
   status: '/carrier/twilio/status',
   media: '/carrier/media',
+  /** An incoming call to one of our numbers (the number's VoiceUrl): answered with TwiML. */
+  voice: '/carrier/twilio/voice',
+  /** An incoming call's status callback (the number's StatusCallback): the call record. */
+  callStatus: '/carrier/twilio/call-status',
+  /** A voicemail recording is ready (the Record verb's recordingStatusCallback). */
+  recording: '/carrier/twilio/recording',
 } as const;
+
+/** HTTP basic authorization with an account SID and auth token (every Twilio REST call). */
+export const twilioBasicAuth = (accountSid: string, authToken: string) =>
+  `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
 
 /**
  * Twilio's request signature (X-Twilio-Signature): HMAC-SHA1, keyed with the auth token, of the full
@@ -63,6 +75,28 @@ const safeEqual = (a: string, b: string) => {
 };
 
 const plus = (digits: string) => (digits.startsWith('+') ? digits : `+${digits}`);
+
+/** Text for an XML attribute or element. */
+const xml = (s: string) =>
+  s.replace(
+    /[<>&"']/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
+
+/** What callers hear, in the holder's language (Twilio's <Say> voices of those languages). */
+export const twilioCallTexts = {
+  en: {
+    say: 'en-US',
+    greeting: 'The person you are calling cannot answer. Please leave a message after the tone.',
+  },
+  zh: { say: 'zh-CN', greeting: '您拨打的用户暂时无法接听，请在提示音后留言。' },
+} as const;
+
+/** The longest voicemail taken (seconds). */
+export const voicemailMaxSeconds = 120;
+
+/** The final states of a call in Twilio's status callback. */
+const endedStates = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
 
 interface TwilioError {
   code?: number;
@@ -95,12 +129,107 @@ export class TwilioCarrier implements CarrierPort {
     this.sink = sink;
   }
 
+  private calls: CallSink | null = null;
+  attachCalls(sink: CallSink) {
+    this.calls = sink;
+  }
+
+  private callSink(params: Record<string, string>): CallSink {
+    if (params.AccountSid !== this.config.accountSid)
+      throw new CarrierError('webhook of another Twilio account');
+    if (!this.calls) throw new Error('carrier is not attached to the calls service');
+    return this.calls;
+  }
+
+  /** TwiML for one answer: `<Dial>` the holder's phone, `<Record>` a voicemail, or `<Reject>`. */
+  twiml(a: CallAnswer, call: { from: string; to: string }): string {
+    const head = '<?xml version="1.0" encoding="UTF-8"?><Response>';
+    if (a.action === 'forward') {
+      // the holder sees who calls; a caller without a usable number shows as our number
+      const callerId = /^\+\d{6,15}$/.test(call.from) ? ` callerId="${xml(call.from)}"` : '';
+      return `${head}<Dial answerOnBridge="true" timeout="25"${callerId}><Number>${xml(plus(a.to))}</Number></Dial></Response>`;
+    }
+    if (a.action === 'voicemail') {
+      const t = twilioCallTexts[a.lang];
+      const q = new URLSearchParams({ from: call.from, to: call.to });
+      return (
+        `${head}<Say language="${t.say}">${xml(t.greeting)}</Say>` +
+        `<Record maxLength="${voicemailMaxSeconds}" playBeep="true" timeout="5"` +
+        ` action="${xml(`${this.base}${twilioPaths.voice}?step=recorded`)}"` +
+        ` recordingStatusCallback="${xml(`${this.base}${twilioPaths.recording}?${q}`)}"` +
+        ` recordingStatusCallbackMethod="POST" recordingStatusCallbackEvent="completed"/></Response>`
+      );
+    }
+    return `${head}<Reject reason="busy"/></Response>`;
+  }
+
+  /**
+   * The voice webhook (already verified): how to answer an incoming call, as TwiML. After a
+   * recording (`step=recorded`, the Record verb's action) the call hangs up.
+   */
+  async voice(params: Record<string, string>, query: Record<string, string>): Promise<string> {
+    const sink = this.callSink(params);
+    if (query.step === 'recorded')
+      return '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>';
+    if (!params.CallSid || !params.From || !params.To) throw new CarrierError('incomplete voice webhook');
+    const answer = await sink.answer({ carrierId: params.CallSid, from: params.From, to: params.To });
+    this.log?.debug({ sid: params.CallSid, action: answer.action }, 'twilio call');
+    return this.twiml(answer, { from: params.From, to: params.To });
+  }
+
+  /**
+   * The call status callback (already verified): a call that ended becomes its call record. With
+   * answerOnBridge a forwarded call is answered only when the holder picks up, so CallDuration is
+   * the talk time and a call nobody picked up ends as no-answer or busy.
+   */
+  async callStatus(params: Record<string, string>): Promise<void> {
+    const sink = this.callSink(params);
+    if (!params.CallSid || !params.From || !params.To || !params.CallStatus)
+      throw new CarrierError('incomplete call status webhook');
+    if (!endedStates.has(params.CallStatus) || params.Direction?.startsWith('outbound')) return;
+    const seconds = Math.max(0, Number(params.CallDuration) || 0);
+    await sink.ended({
+      carrierId: params.CallSid,
+      from: params.From,
+      to: params.To,
+      seconds,
+      answered: params.CallStatus === 'completed' && seconds > 0,
+    });
+  }
+
+  /**
+   * A voicemail recording is ready (already verified; the caller and our number ride in its signed
+   * query): fetched from Twilio's API into the holder's chat.
+   */
+  async recording(params: Record<string, string>, query: Record<string, string>): Promise<void> {
+    const sink = this.callSink(params);
+    if (params.RecordingStatus && params.RecordingStatus !== 'completed') return;
+    const url = params.RecordingUrl;
+    if (!params.CallSid || !url || !query.from || !query.to)
+      throw new CarrierError('incomplete recording webhook');
+    // our credentials go only to Twilio's own API host
+    if (!url.startsWith(`${this.apiBase}/`)) throw new CarrierError('recording outside the Twilio API');
+    const res = await fetch(`${url}.wav`, {
+      headers: { authorization: this.auth },
+      signal: AbortSignal.timeout(30_000),
+    });
+    if (!res.ok)
+      throw new CarrierError(`recording of ${params.CallSid}: HTTP ${res.status}`, undefined, false);
+    await sink.voicemail({
+      carrierId: params.CallSid,
+      from: query.from,
+      to: query.to,
+      bytes: new Uint8Array(await res.arrayBuffer()),
+      fileName: `${params.RecordingSid ?? 'voicemail'}.wav`,
+    });
+  }
+
   private get apiBase() {
     return this.config.apiBaseUrl.replace(/\/+$/, '');
   }
 
   private get auth() {
-    return `Basic ${Buffer.from(`${this.config.accountSid}:${this.config.authToken}`).toString('base64')}`;
+    return twilioBasicAuth(this.config.accountSid, this.config.authToken);
   }
 
   /** A link Twilio may fetch one of our media files from, valid for a while. */

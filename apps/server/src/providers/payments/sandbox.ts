@@ -78,6 +78,7 @@ export class SandboxPayments implements PaymentProvider {
       currency: order.currency,
       notifyUrl: `${order.baseUrl}/pay/notify/sandbox`,
       crypto: order.crypto ?? null,
+      returnUrl: order.returnUrl,
     });
     return { ref, paymentUrl: `${order.baseUrl}/pay/sandbox/${ref}` };
   }
@@ -199,6 +200,9 @@ export class SandboxPayments implements PaymentProvider {
     } else if (c.status === 'paid' || c.status === 'failed') {
       actions = button('resend', 'Send the notification again');
     }
+    // once done, back to where the payment started (a real provider's success / cancel URL)
+    if (c.status !== 'open' && c.returnUrl)
+      actions += `<a class="back" href="${escapeHtml(c.returnUrl)}">Return to ${escapeHtml(c.description.replace(/ top-up #\d+$/, ''))}</a>`;
     const cryptoRows = crypto
       ? `<dt>Send</dt><dd>${escapeHtml(`${crypto.amount} ${crypto.currency}`)}</dd>` +
         (crypto.network ? `<dt>Network</dt><dd>${escapeHtml(crypto.network)}</dd>` : '') +
@@ -216,6 +220,7 @@ dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:0 0 20px}dt{c
 button{font:inherit;padding:10px 18px;border-radius:8px;border:1px solid #8c959f;background:#fff;color:#1f2328;cursor:pointer}
 button.primary{background:#1a7f37;border-color:#1a7f37;color:#fff}button:focus-visible{outline:3px solid #0969da;outline-offset:2px}
 .msg{padding:10px 14px;border-radius:8px;background:#ddf4ff;margin:0 0 16px}
+a.back{align-self:center;color:#0969da}
 </style></head>
 <body><main>
 <h1>Sandbox payment provider</h1>

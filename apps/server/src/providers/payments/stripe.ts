@@ -88,7 +88,11 @@ export class StripePayments implements PaymentProvider {
       if (!session.url) throw new Error('Checkout Session without a URL');
       return { ref: session.id, paymentUrl: session.url };
     } catch (err) {
-      throw new ProviderUnavailable(`Stripe refused the checkout: ${(err as Error).message}`);
+      // a request Stripe refuses is our order's failure (200042); anything else is Stripe being
+      // unreachable or down (200041: recharge temporarily unavailable)
+      if (err instanceof Stripe.errors.StripeInvalidRequestError)
+        throw new Error(`Stripe refused the checkout: ${err.message}`, { cause: err });
+      throw new ProviderUnavailable(`Stripe is unavailable: ${(err as Error).message}`, { cause: err });
     }
   }
 

@@ -76,6 +76,8 @@ export function createInbound(deps: {
           segments: type === 'sms' ? countSegments(m.text).segments : 1,
           carrier: carrier.name,
           carrierId: m.carrierId,
+          stt: m.stt,
+          sttStatus: m.sttStatus,
         });
       });
     } catch (err) {

@@ -1,6 +1,14 @@
-import { constants, fromMinor, type BrandId, type SmsRef } from '@numa/contract';
+import {
+  constants,
+  fromMinor,
+  type BrandId,
+  type ChatListItem,
+  type Message,
+  type SmsRef,
+} from '@numa/contract';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
+import { jsonObject } from '../../lib/jsonText';
 import { SttFailedError, SttUnavailableError, type SttPort } from '../../providers/stt/port';
 import { accountsRepo } from '../../repositories/accounts';
 import { adsRepo } from '../../repositories/ads';
@@ -8,7 +16,6 @@ import { messagesRepo } from '../../repositories/messages';
 import { callsRepo } from '../../repositories/calls';
 import { numbersRepo } from '../../repositories/numbers';
 import { mediaIdFromUrl, type MediaService } from '../media';
-import { toChatListItem, toDialogMessage } from './views';
 
 /**
  * getChatListByDate looks this far before `since`: a message committed just after an earlier list was
@@ -30,9 +37,67 @@ export function monthRange(ym: string): [number, number] {
 
 const currentYm = (now = new Date()) => now.toISOString().slice(0, 7);
 
+/** getChatList's and getChatListByDate's data (contract). */
+interface ChatListResult {
+  chatList: ChatListItem[];
+  serverTime: number;
+}
+/** getDialogList's data (contract). */
+interface DialogResult {
+  dialogList: Message[];
+  nextStartTime: number | null;
+}
+
+/**
+ * Chat lists built by the database, kept by account and window start under the validator they were
+ * built with (migration 055: count and sum of the account's conversation-row versions), the least
+ * recently used dropped first beyond `maxBytes`. Only a hint: every read checks the validator in the
+ * database, so a write made through any server shows at the next read.
+ */
+export class ChatListCache {
+  private readonly entries = new Map<string, { version: string; list: string }>();
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string): { version: string; list: string } | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, version: string, list: string) {
+    this.drop(key);
+    const size = list.length * 2;
+    if (size > this.maxBytes / 4) return;
+    this.entries.set(key, { version, list });
+    this.bytes += size;
+    for (const oldest of this.entries.keys()) {
+      if (this.bytes <= this.maxBytes) break;
+      this.drop(oldest);
+    }
+  }
+
+  private drop(key: string) {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.list.length * 2;
+  }
+}
+
 /** The chat screen's reads and edits (spec 000 §7): numbers, chat lists, conversation pages, deleting, speech-to-text, ads. */
-export function createChatReads(deps: { db: Database; media: MediaService; stt: SttPort }) {
+export function createChatReads(deps: {
+  db: Database;
+  media: MediaService;
+  stt: SttPort;
+  /** Memory for built chat lists (default 64 MiB; 0: none kept). */
+  chatListCacheBytes?: number;
+}) {
   const { db, media, stt } = deps;
+  const lists = new ChatListCache(deps.chatListCacheBytes ?? 64 * 1024 * 1024);
   return {
     async virtualPhones(accountId: number) {
       const [numbers, settings, account, rights] = await Promise.all([
@@ -57,18 +122,29 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
       };
     },
 
-    /** The chat list from the start of the month `months` back. */
+    /**
+     * The chat list from the start of the month `months` back (JSON text built by the database). The
+     * list last built for this account and window is kept in memory with its validator, which the
+     * database checks in the same statement that would build it again: unchanged, nothing is built.
+     */
     async chatList(accountId: number, months: number) {
+      const from = monthStart(months);
+      const key = `${accountId}:${from}`;
+      const cached = lists.get(key);
       const serverTime = Date.now();
-      const rows = await messagesRepo.chatList(db.q, accountId, monthStart(months));
-      return { chatList: rows.map(toChatListItem), serverTime };
+      const { version, list } = await messagesRepo.chatListJson(db.q, accountId, from, cached?.version);
+      if (list !== null) lists.set(key, version, list);
+      return jsonObject<ChatListResult>({
+        chatList: list ?? cached!.list,
+        serverTime: String(serverTime),
+      });
     },
 
     /** Chats with a message since `since` (less the grace). */
     async chatListSince(accountId: number, since: number) {
       const serverTime = Date.now();
-      const rows = await messagesRepo.chatList(db.q, accountId, Math.max(0, since - chatListGraceMs));
-      return { chatList: rows.map(toChatListItem), serverTime };
+      const { list } = await messagesRepo.chatListJson(db.q, accountId, Math.max(0, since - chatListGraceMs));
+      return jsonObject<ChatListResult>({ chatList: list!, serverTime: String(serverTime) });
     },
 
     /** A page of a conversation within a UTC month; `nextStartTime` only when the month holds more. */
@@ -84,7 +160,7 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
       },
     ) {
       const [from, to] = monthRange(p.ym ?? currentYm());
-      const rows = await messagesRepo.dialog(db.q, {
+      const page = await messagesRepo.dialogJson(db.q, {
         accountId,
         own: p.own,
         other: p.other,
@@ -92,13 +168,12 @@ export function createChatReads(deps: { db: Database; media: MediaService; stt: 
         to,
         ...(p.startTime !== undefined ? { before: p.startTime } : {}),
         ...(p.since !== undefined ? { after: p.since } : {}),
-        limit: p.pageSize + 1,
+        pageSize: p.pageSize,
       });
-      const page = rows.slice(0, p.pageSize);
-      return {
-        dialogList: page.map(toDialogMessage),
-        nextStartTime: rows.length > p.pageSize ? page[page.length - 1]!.date : null,
-      };
+      return jsonObject<DialogResult>({
+        dialogList: page.list,
+        nextStartTime: page.more ? String(page.lastDate) : 'null',
+      });
     },
 
     async deleteMessages(

@@ -1,14 +1,7 @@
-import {
-  constants,
-  retmsg,
-  type ChatListItem,
-  type Lang,
-  type Message,
-  type ReceiveMessage,
-} from '@numa/contract';
-import type { ChatListRow, MessageRow } from '../../repositories/messages';
+import { constants, retmsg, type Lang, type ReceiveMessage } from '@numa/contract';
+import type { MessageRow } from '../../repositories/messages';
 
-/** The national part of a party number ('' tel code: the whole of it). */
+/** The national part of a party number ('' tel code: the whole of it); the chat list does the same in SQL (repositories/messages.ts nationalSql). */
 const nationalOf = (full: string, telCode: string) =>
   telCode && full.startsWith(telCode) ? full.slice(telCode.length) : full;
 
@@ -52,44 +45,5 @@ export function toReceiveMessage(row: MessageRow, lang: Lang): ReceiveMessage {
     highlightTarget: row.highlightTarget,
     highlightText: row.highlightText,
     ...(row.status === constants.messageStatus.failed ? { retcode: row.retcode ?? 300036 } : {}),
-  };
-}
-
-export function toChatListItem(row: ChatListRow): ChatListItem {
-  return {
-    ownFullNumber: row.ownFullNumber,
-    ownTelCode: row.ownTelCode,
-    ownNumber: nationalOf(row.ownFullNumber, row.ownTelCode),
-    otherFullNumber: row.otherFullNumber,
-    otherTelCode: row.otherTelCode,
-    otherNumber: nationalOf(row.otherFullNumber, row.otherTelCode),
-    date: row.date,
-    text: row.text,
-    media: row.media,
-    type: row.type,
-    smsId: row.smsId,
-    direction: row.direction,
-  };
-}
-
-/** A dialog message; voice messages carry the speech-to-text fields. */
-export function toDialogMessage(row: MessageRow): Message {
-  return {
-    smsId: row.smsId,
-    date: row.date,
-    type: row.type,
-    text: row.text,
-    media: row.media,
-    direction: row.direction,
-    status: row.status,
-    highlightTarget: row.highlightTarget,
-    highlightText: row.highlightText,
-    ...(row.type === 'voicemail'
-      ? {
-          getStt: row.media !== '',
-          sttStatus: (row.sttStatus ?? constants.sttStatus.none) as 0 | 1 | 2 | 3,
-          ...(row.stt !== null ? { stt: row.stt } : {}),
-        }
-      : {}),
   };
 }

@@ -8,6 +8,7 @@ import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { useBalance } from '../account/api';
+import { AdBanner } from '../ads/AdBanner';
 import { handleProfileRequired } from '../billing/store';
 import { GetNumber } from './GetNumber';
 import { ReceivePanel } from './ReceivePanel';
@@ -36,6 +37,7 @@ function SideCards() {
           {t('codes.recharge')}
         </Button>
       </div>
+      <AdBanner />
       <div className="codes-card">
         <h3 className="codes-card-title">{t('codes.keepTipTitle')}</h3>
         <p className="muted small">{t('codes.keepTip')}</p>

@@ -8,6 +8,7 @@ import { money } from '../../lib/money';
 import { formatFullNumber } from '../chats/logic/number';
 import { MonthTabs, recentMonths } from './MonthTabs';
 import '../numbers/numbers.css';
+import './history.css';
 
 /**
  * Call history (spec 001 §2 history pages, spec 000 §9 call duration): 4 month tabs (the current UTC

@@ -10,6 +10,8 @@ import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { useBalance } from '../account/api';
+import { AdBanner } from '../ads/AdBanner';
+import { openRecharge } from '../payments/payBack';
 import { handleProfileRequired, isProfileRequired } from '../billing/store';
 import { formatFullNumber } from '../chats/logic/number';
 import { refreshNumbers, useAreas, useFreeNumbers, usePlans } from './api';
@@ -182,7 +184,6 @@ function StepTwo(p: {
   const qc = useQueryClient();
   const plans = usePlans(p.code, p.type);
   const balance = useBalance();
-  const navigate = useUi((s) => s.navigate);
   const showError = useUi((s) => s.showError);
   const showAlert = useUi((s) => s.showAlert);
   const list = useMemo(() => plans.data?.planList ?? [], [plans.data]);
@@ -334,7 +335,7 @@ function StepTwo(p: {
       <aside className="numbers-side" aria-label={t('numbers.new.side')}>
         <Button
           className="side-balance"
-          onPress={() => navigate('tabAccount', 'credit')}
+          onPress={() => openRecharge('numbers')}
           aria-label={t('numbers.new.balanceTopUp')}
         >
           <span className="muted">{t('numbers.new.balance')}</span>
@@ -343,6 +344,7 @@ function StepTwo(p: {
           </strong>
           <span className="link-like">{t('numbers.new.topUp')}</span>
         </Button>
+        <AdBanner />
         {plan && (
           <div className="side-tips">
             <h3>{t('numbers.new.tips')}</h3>

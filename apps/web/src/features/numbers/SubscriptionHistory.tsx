@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Tab, TabList, Tabs } from 'react-aria-components';
+import { Button, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants, endpoints, type SubscriptionHistoryEntry } from '@numa/contract';
 import { LoadFailed, Loading } from '../../components/Spinner';
@@ -37,8 +37,13 @@ export default function SubscriptionHistory() {
             </Tab>
           ))}
         </TabList>
+        {/* the selected month's list is its tab's panel (the tab's aria-controls names it) */}
+        {months.map((m) => (
+          <TabPanel key={m} id={m}>
+            {m === month ? <MonthList month={m} /> : null}
+          </TabPanel>
+        ))}
       </Tabs>
-      <MonthList month={month} />
     </section>
   );
 }

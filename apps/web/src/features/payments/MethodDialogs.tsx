@@ -17,9 +17,15 @@ import { money } from '../../lib/money';
 import { useBalance } from '../account/api';
 import { cryptoFlags, networksOf, paymentKeys, submitCrypto } from './api';
 
+/** While an order is pending and its dialog open, its status is also read this often. */
+const pendingPollMs = 3000;
+
 /**
- * An order's status, read again whenever the balance moves (the balance socket event) and when the
- * window gets the focus back: the payment dialogs turn to their finish state without polling.
+ * An order's status, read again whenever the balance moves (the balance socket event: a payment
+ * turns the dialog to its finish state at once) and when the window gets the focus back. An outcome
+ * that moves no money (the provider says failed or cancelled, the order expired) sends no balance
+ * event, so while the order is pending its status is also read every few seconds (decided: as a
+ * provider's own client libraries do alongside webhooks); polling stops once the order is settled.
  */
 export function useOrderStatus(orderId: string | null) {
   const balance = useBalance();
@@ -28,6 +34,7 @@ export function useOrderStatus(orderId: string | null) {
     queryFn: () => call(endpoints.queryPaymentStatus, { orderId: orderId! }, { silent: true }),
     enabled: !!orderId,
     refetchOnWindowFocus: true,
+    refetchInterval: (q) => (q.state.data && q.state.data.status !== 'pending' ? false : pendingPollMs),
     staleTime: 0,
   });
   const seen = balance.data?.balance;

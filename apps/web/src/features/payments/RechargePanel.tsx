@@ -8,7 +8,6 @@ import { call, isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useBalance } from '../account/api';
-import { returnToPlans, usePlansNav } from '../plans/store';
 import { openVerify } from '../verify/store';
 import {
   cryptoFlags,
@@ -20,6 +19,7 @@ import {
   type ListedMethod,
 } from './api';
 import { CryptoDialog, useOrderStatus, WeChatDialog } from './MethodDialogs';
+import { goBackAfterPayment, returnUrlOf, usePayBack } from './payBack';
 import './payments.css';
 
 type Phase =
@@ -46,8 +46,8 @@ export default function RechargePanel() {
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const lastChoice = useRef<Choice | null>(null);
-  // opened from the embedded plans page: closing a payment overlay goes back there (spec 001 §2)
-  const fromPlans = usePlansNav((s) => !!s.payBack);
+  // started from the numbers tab: the provider and the closed dialog return there (spec 001 §2)
+  const back = usePayBack((s) => s.back);
 
   const offered = listedMethods.filter((m) =>
     m === 'crypto' ? Object.values(cryptoFlags).some((f) => methods.data?.[f]) : methods.data?.[m],
@@ -74,7 +74,7 @@ export default function RechargePanel() {
       // WeChat Pay shows a QR code instead of a window
       setWechat('loading');
       try {
-        const r = await submitPayment(choice, `${window.location.origin}/account/credit`);
+        const r = await submitPayment(choice, returnUrlOf(back));
         setWechat({ orderId: r.orderId, paymentUrl: r.paymentUrl! });
       } catch (e) {
         setWechat(null);
@@ -86,8 +86,7 @@ export default function RechargePanel() {
     const win = choice.method === 'paypal' ? null : window.open('', '_blank');
     setPhase({ kind: 'sending' });
     try {
-      const returnUrl = `${window.location.origin}/account/credit`;
-      const r = await submitPayment(choice, returnUrl);
+      const r = await submitPayment(choice, returnUrlOf(back));
       if (r.form) postHostedForm(r.form.action, r.form.fields);
       else if (win && r.paymentUrl) win.location.href = r.paymentUrl;
       else if (r.paymentUrl) window.open(r.paymentUrl, '_blank');
@@ -97,6 +96,12 @@ export default function RechargePanel() {
       setPhase({ kind: 'idle' });
       setError(isApiError(e) ? e.retmsg : t('errors.generic'));
     }
+  };
+
+  /** A payment dialog closed: its pending order is cancelled; a pay-back screen gets the user back. */
+  const dialogClosed = (orderId: string | null) => {
+    if (orderId) void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+    goBackAfterPayment();
   };
 
   const onPay = () => {
@@ -115,13 +120,10 @@ export default function RechargePanel() {
   return (
     <section className="panel recharge-panel" aria-labelledby="recharge-title">
       <h2 id="recharge-title">{t('payments.title')}</h2>
-      {fromPlans && (
-        <div className="plans-notice-banner" role="note">
-          <p>{t('plans.returning')}</p>
-          <Button className="button" onPress={returnToPlans}>
-            {t('plans.backToPlans')}
-          </Button>
-        </div>
+      {back && (
+        <Button className="link-button recharge-back" onPress={goBackAfterPayment}>
+          ← {t('payments.backToNumbers')}
+        </Button>
       )}
       <p className="recharge-balance">
         {t('payments.balance')} <strong data-testid="recharge-balance">{money(balance.data.balance)}</strong>
@@ -195,20 +197,17 @@ export default function RechargePanel() {
         phase={phase}
         amount={amount}
         gift={gift}
+        onRetry={() => lastChoice.current && void pay(lastChoice.current)}
         onClose={(orderId) => {
           setPhase({ kind: 'idle' });
-          if (orderId)
-            void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
-          returnToPlans();
+          dialogClosed(orderId);
         }}
       />
       <WeChatDialog
         order={wechat}
         onClose={(orderId) => {
           setWechat(null);
-          if (orderId)
-            void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
-          returnToPlans();
+          dialogClosed(orderId);
         }}
       />
       <CryptoDialog
@@ -217,9 +216,7 @@ export default function RechargePanel() {
         amount={{ preset, custom }}
         onClose={(orderId) => {
           setCryptoOpen(false);
-          if (orderId)
-            void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
-          returnToPlans();
+          dialogClosed(orderId);
         }}
       />
       <Dialog
@@ -271,11 +268,14 @@ function ExactPayDialog({
   phase,
   amount,
   gift,
+  onRetry,
   onClose,
 }: {
   phase: Phase;
   amount: number;
   gift: number;
+  /** a failed or cancelled payment: the same choice again (a new order, a new window) */
+  onRetry: () => void;
   onClose: (pendingOrder: string | null) => void;
 }) {
   const { t } = useTranslation();
@@ -334,9 +334,16 @@ function ExactPayDialog({
             {t('payments.finish')}
           </Button>
         ) : (
-          <Button className="button" onPress={close}>
-            {t('payments.close')}
-          </Button>
+          <>
+            <Button className="button" onPress={close}>
+              {t('payments.close')}
+            </Button>
+            {closed && (
+              <Button className="button primary" autoFocus onPress={onRetry}>
+                {t('payments.tryAgain')}
+              </Button>
+            )}
+          </>
         )}
       </div>
     </Dialog>

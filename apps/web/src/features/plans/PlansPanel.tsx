@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import {
   PlansPageMessage,
   plansMessageSource,
+  plansPagePath,
   type PlansHeaderButton,
   type PlansHostMessage,
 } from '@numa/contract/plansFrame';
@@ -31,7 +32,7 @@ export default function PlansPanel({ onClose }: { onClose: () => void }) {
   const token = useSession((s) => s.token);
   const info = useAccountInfo();
   const frame = useRef<HTMLIFrameElement>(null);
-  const [start] = useState(takePlansStart);
+  const [start] = useState(() => takePlansStart(plansPagePath));
   const [header, setHeader] = useState<{ title: string; back: boolean; buttons: PlansHeaderButton[] }>({
     title: '',
     back: false,

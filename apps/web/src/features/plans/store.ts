@@ -1,63 +1,44 @@
 import { create } from 'zustand';
-import { plansPagePath } from '@numa/contract/plansFrame';
 import { useUi } from '../../stores/ui';
+import { openRecharge } from '../payments/payBack';
 
 /**
  * The way back to the embedded plans page after Recharge (spec 001 §2: "when a pay-back URL exists,
- * closing an overlay returns to the numbers tab and its embedded plans panel"). The pay-back URL is
- * a path of the plans page, kept for this tab only (sessionStorage) so a reload on Recharge keeps it.
+ * closing an overlay returns to the numbers tab and its embedded plans panel"). Recharge opens with
+ * the numbers tab as its pay-back screen (payments/payBack.ts, which takes the user back there when
+ * a payment dialog closes); this store adds the plans page's own path to load in the frame then.
  */
-const key = 'numa.plansPayBack';
-
 interface PlansNav {
-  /** The numbers tab should show the plans panel (set before navigating there). */
+  /** The numbers tab should show the plans panel. */
   pending: boolean;
-  payBack: string | null;
+  /** The frame's path to come back to (a `/plans/` path, checked by the message schema). */
+  returnUrl: string | null;
 }
 
-const read = () => {
-  try {
-    const v = sessionStorage.getItem(key);
-    return v && v.startsWith(plansPagePath) ? v : null;
-  } catch {
-    return null;
-  }
-};
+export const usePlansNav = create<PlansNav>(() => ({ pending: false, returnUrl: null }));
 
-export const usePlansNav = create<PlansNav>(() => ({ pending: false, payBack: read() }));
-
-/** Opens the plans panel of the numbers tab (the numa notice, or the way back from Recharge). */
+/** Opens the plans panel of the numbers tab (the numa notice). */
 export function openPlans() {
   usePlansNav.setState({ pending: true });
   useUi.getState().navigate('numbers');
 }
 
-/** The frame asked for Recharge: remember where to come back to, and go. */
+/** The frame asked for Recharge: remember where it was, and go with the numbers tab to come back to. */
 export function rechargeFromPlans(returnUrl: string) {
-  try {
-    sessionStorage.setItem(key, returnUrl);
-  } catch {
-    /* private mode: the way back lasts for this page only */
-  }
-  usePlansNav.setState({ payBack: returnUrl });
-  useUi.getState().navigate('tabAccount', 'credit');
+  usePlansNav.setState({ returnUrl });
+  openRecharge('numbers');
 }
 
-/** Closing a payment overlay: back to the plans page when Recharge was opened from it. */
-export function returnToPlans(): boolean {
-  if (!usePlansNav.getState().payBack) return false;
-  openPlans();
-  return true;
+/** The plans panel opened: the path to load in the frame (the way back from Recharge once, else the start). */
+export function takePlansStart(start: string): string {
+  const { returnUrl } = usePlansNav.getState();
+  usePlansNav.setState({ pending: false, returnUrl: null });
+  return returnUrl ?? start;
 }
 
-/** The plans panel opened: the path to load in the frame (the pay-back URL once, else the start). */
-export function takePlansStart(): string {
-  const back = usePlansNav.getState().payBack;
-  try {
-    sessionStorage.removeItem(key);
-  } catch {
-    /* nothing kept */
-  }
-  usePlansNav.setState({ pending: false, payBack: null });
-  return back ?? plansPagePath;
-}
+// back on the numbers tab from Recharge: the plans panel again; leaving Recharge elsewhere forgets it
+useUi.subscribe((s) => {
+  if (!usePlansNav.getState().returnUrl) return;
+  if (s.tab === 'numbers') usePlansNav.setState({ pending: true });
+  else if (s.tab !== 'tabAccount' || s.panel !== 'credit') usePlansNav.setState({ returnUrl: null });
+});

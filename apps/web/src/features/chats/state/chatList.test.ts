@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ChatListItem } from '@numa/contract';
 import { ChatListStore, type UnreadStorage } from './chatList';
 
@@ -47,6 +47,35 @@ describe('chat list', () => {
     // an older message never replaces a newer last message
     store.upsert(item('14155550102', 150, { text: 'late' }));
     expect(store.getSnapshot().chats[0]!.text).toBe('new');
+  });
+
+  it('places a message among 5,000 chats without sorting the list again, keeping the other entries', () => {
+    const store = new ChatListStore(memory().s);
+    const others = Array.from({ length: 5000 }, (_, i) => item(String(12125550000 + i), 100_000 - i * 10));
+    store.applyList(others, 200_000, { replace: true });
+    const before = store.getSnapshot().chats;
+    const sort = vi.spyOn(Array.prototype, 'sort');
+    try {
+      store.upsert(item('12125554999', 200_000, { text: 'to the top' })); // the last chat moves up
+      store.upsert(item('12125550010', 99_905, { text: 'late' })); // an older message arriving late: between two
+      store.upsert(item('14155559999', 50, { text: 'new and old' })); // a new chat at the very end
+      store.upsert(item('12125550020', 99_800, { text: 'same date' })); // a tie on date: by key
+      store.remove('14155550101-12125550001');
+      expect(sort).not.toHaveBeenCalled();
+    } finally {
+      sort.mockRestore();
+    }
+    const chats = store.getSnapshot().chats;
+    expect(chats).toHaveLength(5000);
+    expect(chats.map((c) => c.key)).toEqual(
+      [...chats].sort((a, b) => b.date - a.date || (a.key < b.key ? -1 : 1)).map((c) => c.key),
+    );
+    expect(chats[0]!.text).toBe('to the top');
+    expect(chats[chats.length - 1]!.text).toBe('new and old');
+    expect(chats.findIndex((c) => c.text === 'late')).toBe(chats.findIndex((c) => c.date === 99_910) + 1);
+    expect(chats.some((c) => c.key === '14155550101-12125550001')).toBe(false);
+    // untouched chats keep their objects, so their memoised rows do not render again
+    expect(chats.find((c) => c.key === before[4]!.key)).toBe(before[4]);
   });
 
   it('counts unread per chat up to 99+, totals them, clears them and keeps them on the device', () => {

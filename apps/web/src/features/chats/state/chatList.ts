@@ -22,6 +22,33 @@ export interface UnreadStorage {
 const byDateDesc = (a: ChatEntry, b: ChatEntry) =>
   b.date - a.date || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
+/** The first index of `sorted` (newest first) whose entry sorts at or after `e`: where `e` is, or goes. */
+function positionOf(sorted: readonly ChatEntry[], e: ChatEntry): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (byDateDesc(sorted[mid]!, e) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * `sorted` without `out` and with `into`, still newest first: one copy and two binary searches, so a
+ * message among thousands of chats costs O(n) copying and no sort (issue 13 §2).
+ */
+function moved(sorted: readonly ChatEntry[], out: ChatEntry | undefined, into: ChatEntry | undefined) {
+  const next = sorted.slice();
+  if (out) {
+    let i = positionOf(next, out);
+    if (next[i] !== out) i = next.indexOf(out);
+    if (i >= 0) next.splice(i, 1);
+  }
+  if (into) next.splice(positionOf(next, into), 0, into);
+  return next;
+}
+
 /**
  * The chat list (spec 000 §2, §3): one entry per own number × other party with its last message, newest
  * first, and each chat's unread count. Counts and the time the list was last read are kept on the
@@ -46,14 +73,23 @@ export class ChatListStore extends SnapshotStore<ChatListSnapshot> {
     this.storage.save({ counts: this.counts, seenUntil: this.seenUntil });
   }
 
-  private rebuild(status: ChatListSnapshot['status'] = this.snapshot.status, sort = true) {
-    const chats = sort ? [...this.entries.values()].sort(byDateDesc) : this.snapshot.chats;
+  /** A new snapshot: `chats` given (already in order), or all entries sorted, or the current list. */
+  private rebuild(
+    status: ChatListSnapshot['status'] = this.snapshot.status,
+    order: 'sort' | 'keep' | readonly ChatEntry[] = 'sort',
+  ) {
+    const chats =
+      order === 'sort'
+        ? [...this.entries.values()].sort(byDateDesc)
+        : order === 'keep'
+          ? this.snapshot.chats
+          : order;
     const unread = { ...this.counts };
     this.commit({ status, chats, unread, total: totalUnread(unread) });
   }
 
   setStatus(status: ChatListSnapshot['status']) {
-    this.rebuild(status, false);
+    this.rebuild(status, 'keep');
   }
 
   get(key: string): ChatEntry | undefined {
@@ -96,25 +132,26 @@ export class ChatListStore extends SnapshotStore<ChatListSnapshot> {
     const key = chatKey(item);
     const before = this.entries.get(key);
     if (before && before.date > item.date && before.smsId !== item.smsId) return;
-    this.entries.set(key, { ...item, key });
+    const entry = { ...item, key };
+    this.entries.set(key, entry);
     if (item.direction === 'in') {
       this.seenUntil = Math.max(this.seenUntil ?? 0, item.date);
       this.persist();
     }
-    this.rebuild();
+    this.rebuild(undefined, moved(this.snapshot.chats, before, entry));
   }
 
   raise(key: string) {
     this.counts[key] = raiseUnread(this.counts[key] ?? 0);
     this.persist();
-    this.rebuild(undefined, false);
+    this.rebuild(undefined, 'keep');
   }
 
   clear(key: string) {
     if (!this.counts[key]) return;
     delete this.counts[key];
     this.persist();
-    this.rebuild(undefined, false);
+    this.rebuild(undefined, 'keep');
   }
 
   remove(key: string): ChatEntry | undefined {
@@ -122,7 +159,7 @@ export class ChatListStore extends SnapshotStore<ChatListSnapshot> {
     this.entries.delete(key);
     delete this.counts[key];
     this.persist();
-    this.rebuild();
+    this.rebuild(undefined, entry ? moved(this.snapshot.chats, entry, undefined) : 'keep');
     return entry;
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * An answer's `data` already serialized as JSON text, typed by what it holds. A read that lists
+ * thousands of rows builds its JSON in the database (one text field), and `route()` puts the text in
+ * the envelope as it is: no parse, per-row mapping or stringify in the server's one thread (issue 13
+ * §2; on the embedded PGlite, decoding rows field by field cost more than the query). Where answers
+ * are checked against the contract (tests), `route()` parses the text and checks it like any other.
+ */
+export class JsonText<T> {
+  declare private readonly _of: T;
+  constructor(readonly text: string) {}
+}
+
+/** `{"key": <json>, …}` of fields whose values are JSON text already (numbers via JSON.stringify). */
+export function jsonObject<T>(fields: Record<string, string>): JsonText<T> {
+  return new JsonText<T>(
+    `{${Object.entries(fields)
+      .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+      .join(',')}}`,
+  );
+}
