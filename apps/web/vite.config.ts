@@ -13,9 +13,9 @@ const server = process.env.NUMA_SERVER ?? 'http://localhost:8080';
  * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip -9) beside every built text file of
  * 1 KiB or more, once at build time, so the server sends them as they are by `Accept-Encoding`
  * (`@fastify/static` with `preCompressed`, apps/server/src/plugins/web.ts) and never compresses an
- * asset per request. index.html is left out: the server fills it in per brand and compresses it then.
+ * asset per request (`only`: just that folder of the output, for a second build into it). index.html is left out: the server fills it in per brand and compresses it then.
  */
-function precompress(): Plugin {
+export function precompress(only?: string): Plugin {
   let outDir = 'dist';
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -28,7 +28,7 @@ function precompress(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     closeBundle() {
-      for (const file of walk(outDir)) {
+      for (const file of walk(only ? path.join(outDir, only) : outDir)) {
         if (!/\.(js|mjs|css|json|svg|txt|wasm)$/.test(file) || statSync(file).size < 1024) continue;
         const data = readFileSync(file);
         writeFileSync(
@@ -43,8 +43,28 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * The embedded plans page's own texts (`plans.page` of the locales) are bundled only by its own
+ * build (vite.plans.config.ts): the web client never shows them, so its entry (which holds the
+ * English texts) does not carry them. Build only: tests read the locales whole.
+ */
+function withoutPlansPageTexts(): Plugin {
+  return {
+    name: 'numa-without-plans-page-texts',
+    apply: 'build',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]src[\\/]locales[\\/](en|zh)\.json$/.test(id)) return null;
+      const data = JSON.parse(code) as { plans?: Record<string, unknown> };
+      if (!data.plans?.page) return null;
+      delete data.plans.page;
+      return { code: JSON.stringify(data), map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), withoutPlansPageTexts()],
   define: { __WEB_VERSION__: JSON.stringify(version) },
   // the hidden source maps stay on the server's disk for debugging; no page points at them
   build: { outDir: 'dist', sourcemap: 'hidden', chunkSizeWarningLimit: 900, manifest: true },

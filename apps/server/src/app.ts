@@ -38,6 +38,7 @@ import carrierRoutes from './routes/carrier';
 import catalogueRoutes from './routes/catalogue';
 import chatRoutes from './routes/chats';
 import codeRoutes from './routes/codes';
+import cellPlanRoutes from './routes/cellPlans';
 import contactRoutes from './routes/contacts';
 import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
@@ -50,6 +51,7 @@ import verifyRoutes from './routes/verify';
 import { createAccountService } from './services/accounts';
 import { createCaptchaService } from './services/captcha';
 import { createCatalogueService } from './services/catalogue';
+import { createCellPlanService } from './services/cellPlans';
 import { createChatService, type ChatOptions } from './services/chats';
 import { createCodesService } from './services/codes';
 import { createCodesOperator } from './services/codes/operator';
@@ -213,6 +215,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     captcha: createCaptchaService(db, pow),
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
+    cellPlans: createCellPlanService({ db, pricing, clock }),
     chats: createChatService({
       db,
       jobs,
@@ -357,6 +360,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(chatRoutes);
   await app.register(numberRoutes);
   await app.register(codeRoutes);
+  await app.register(cellPlanRoutes);
   await app.register(carrierRoutes);
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);

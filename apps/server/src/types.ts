@@ -11,6 +11,7 @@ import type { RealtimeHub } from './realtime/hub';
 import type { AccountService } from './services/accounts';
 import type { CaptchaService } from './services/captcha';
 import type { CatalogueService } from './services/catalogue';
+import type { CellPlanService } from './services/cellPlans';
 import type { ChatService } from './services/chats';
 import type { CodesService } from './services/codes';
 import type { CodesOperator } from './services/codes/operator';
@@ -64,6 +65,8 @@ export interface Deps {
    */
   captchaNext: Map<string, CaptchaNext>;
   catalogue: CatalogueService;
+  /** The embedded plans page: US cell phone plans, lines and orders. */
+  cellPlans: CellPlanService;
   /** Messages: sending rules, storing and charging, the carrier job, inbound delivery, the chat screen's reads. */
   chats: ChatService;
   codes: CodesService;

@@ -45,6 +45,8 @@ export type IdemKind =
   /** a text sent from a verification number: its charge and carrier job (account, smsId) / its refund (smsId) */
   | 'code-send'
   | 'code-send-refund'
+  /** a cell plan order of the embedded plans page: (account, the page's requestId) */
+  | 'cell-order'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Brand } from '@numa/contract';
+import { plansPagePath } from '@numa/contract/plansFrame';
 import { ApiError } from '../lib/errors';
 
 /** What the client learns from the server at load: its brand (from the host table) and settings. */
@@ -38,7 +39,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       root: opts.dist,
       wildcard: false,
       index: false,
-      allowedPath: (p) => p !== '/index.html',
+      allowedPath: (p) => p !== '/index.html' && p !== `${plansPagePath}index.html`,
       // the build writes `.br` and `.gz` beside every text asset (apps/web/vite.config.ts): sent as
       // they are by Accept-Encoding, with `Vary: Accept-Encoding`
       preCompressed: true,
@@ -124,6 +125,42 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
   };
 
   app.get('/', sendIndex);
+
+  /**
+   * The embedded plans page (issue 11 item 7): its own small build (apps/web/plans/, written to
+   * `dist/plans/`), loaded by the web client in a frame of this origin only. Its query holds the
+   * access token, so no referrer ever leaves it and nothing caches it.
+   */
+  const plansIndex = path.join(opts.dist, 'plans', 'index.html');
+  const plansHtml = existsSync(plansIndex) ? readFileSync(plansIndex, 'utf8') : null;
+  const sendPlans = (_req: FastifyRequest, reply: FastifyReply) => {
+    if (!plansHtml)
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send('The plans page is not built. Run `npm run build`.');
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header(
+        'content-security-policy',
+        [
+          "default-src 'self'",
+          "script-src 'self'",
+          "style-src 'self' 'unsafe-inline'",
+          "img-src 'self' data:",
+          "connect-src 'self'",
+          "frame-ancestors 'self'",
+          "object-src 'none'",
+          "base-uri 'self'",
+          "form-action 'none'",
+        ].join('; '),
+      )
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .send(plansHtml);
+  };
+  app.get(plansPagePath, sendPlans);
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '/';

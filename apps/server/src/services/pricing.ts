@@ -27,10 +27,21 @@ export const currencyOf = (brand: BrandId): Currency => (brand === 'cloudnumber'
  * - `number_month`: a month's rent of a number of the country (`variant` 'toll_free' likewise);
  * - `code`: a received verification code, `variant` the app; `code_month`: a month of keeping a
  *   verification number (both from migration 025).
+ * - `cell_plan`: a US cell phone plan of the embedded plans page for a validity, `variant`
+ *   '<plan code>_<validity type>'; `cell_sim`: its physical SIM kit, `variant` 'physical' (migration 048).
  * A new kind is rows in the table (a migration's data file or the operator's import), not a schema change.
  */
 export type RateKind =
-  'sms' | 'mms' | 'call' | 'call_economic' | 'receive' | 'number_month' | 'code' | 'code_month';
+  | 'sms'
+  | 'mms'
+  | 'call'
+  | 'call_economic'
+  | 'receive'
+  | 'number_month'
+  | 'code'
+  | 'code_month'
+  | 'cell_plan'
+  | 'cell_sim';
 
 export interface RateQuery {
   /** ISO country (destination, or the number's own); null or undefined: only '*' rows apply. */

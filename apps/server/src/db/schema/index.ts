@@ -2,6 +2,7 @@ import type { AbuseTables } from './abuse';
 import type { AccountAreaTables } from './account';
 import type { AccountsTables } from './accounts';
 import type { CatalogueTables } from './catalogue';
+import type { CellPlansTables } from './cellPlans';
 import type { ChatsTables } from './chats';
 import type { CodeHistoryTables, CodesTables } from './codes';
 import type { JobsTables } from './jobs';
@@ -23,6 +24,7 @@ export interface DB
     AccountAreaTables,
     AccountsTables,
     CatalogueTables,
+    CellPlansTables,
     ChatsTables,
     CodesTables,
     CodeHistoryTables,

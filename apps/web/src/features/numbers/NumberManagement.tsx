@@ -9,6 +9,7 @@ import { call, isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { formatFullNumber } from '../chats/logic/number';
+import { PlansNotice } from '../plans/PlansNotice';
 import { refreshNumbers, useMyNumbers } from './api';
 import PlanChange from './PlanChange';
 
@@ -16,7 +17,7 @@ import PlanChange from './PlanChange';
  * Number management (spec 001 §2): the rented numbers, searchable, with payment date, monthly rent,
  * status (forwarding / voicemail / neither) and Unsubscribe with its confirmation.
  */
-export default function NumberManagement({ onNew }: { onNew: () => void }) {
+export default function NumberManagement({ onNew, onPlans }: { onNew: () => void; onPlans: () => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const mine = useMyNumbers();
@@ -57,6 +58,7 @@ export default function NumberManagement({ onNew }: { onNew: () => void }) {
   return (
     <section className="numbers-panel" aria-labelledby="manage-title">
       <h2 id="manage-title">{t('numbers.manage.title')}</h2>
+      <PlansNotice onOpen={onPlans} />
       {mine.data.virtualPhones.length === 0 ? (
         <div className="empty-state">
           <p>{t('numbers.manage.empty')}</p>

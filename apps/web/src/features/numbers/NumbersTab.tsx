@@ -7,6 +7,7 @@ import { Loading } from '../../components/Spinner';
 import { brand } from '../../lib/config';
 import { storage } from '../../lib/storage';
 import { useUi } from '../../stores/ui';
+import { openPlans, usePlansNav } from '../plans/store';
 import { useMyNumbers } from './api';
 import './numbers.css';
 
@@ -14,10 +15,11 @@ const NewNumber = lazy(() => import('./NewNumber'));
 const NumberManagement = lazy(() => import('./NumberManagement'));
 const SubscriptionHistory = lazy(() => import('./SubscriptionHistory'));
 const CallSettings = lazy(() => import('./CallSettings'));
+const PlansPanel = lazy(() => import('../plans/PlansPanel'));
 
 const tipSeenKey = 'numa.numbersTipSeen';
 
-export type NumbersPanel = 'newNumber' | 'management' | 'history' | 'settings';
+export type NumbersPanel = 'newNumber' | 'management' | 'history' | 'settings' | 'plans';
 
 /**
  * The numbers area (spec 001 §2 Numbers area): a left menu with the New number button, Number
@@ -25,7 +27,12 @@ export type NumbersPanel = 'newNumber' | 'management' | 'history' | 'settings';
  */
 export default function NumbersTab() {
   const { t } = useTranslation();
-  const [panel, setPanel] = useState<NumbersPanel>('newNumber');
+  const [panel, setPanel] = useState<NumbersPanel>(() =>
+    usePlansNav.getState().pending ? 'plans' : 'newNumber',
+  );
+  // the embedded plans panel opens from the numa notice and on the way back from Recharge
+  const plansPending = usePlansNav((s) => s.pending);
+  if (plansPending && panel !== 'plans') setPanel('plans');
   const navigate = useUi((s) => s.navigate);
   // the first-open tip and the help icon that reopens it (not on wetalk or cloudnumber)
   const [tip, setTip] = useState(() => brand.numbersTip && !storage.get(tipSeenKey));
@@ -91,7 +98,10 @@ export default function NumbersTab() {
       <div className="split-main">
         <Suspense fallback={<Loading label={t('app.loading')} />}>
           {panel === 'newNumber' && <NewNumber onDone={() => setPanel('management')} />}
-          {panel === 'management' && <NumberManagement onNew={() => setPanel('newNumber')} />}
+          {panel === 'management' && (
+            <NumberManagement onNew={() => setPanel('newNumber')} onPlans={openPlans} />
+          )}
+          {panel === 'plans' && <PlansPanel onClose={() => setPanel('management')} />}
           {panel === 'history' && <SubscriptionHistory />}
           {panel === 'settings' && settings && <CallSettings />}
         </Suspense>
