@@ -54,7 +54,24 @@ export default defineConfig({
   ],
   define: { __WEB_VERSION__: JSON.stringify(version) },
   // the hidden source maps stay on the server's disk for debugging; no page points at them
-  build: { outDir: 'dist', sourcemap: 'hidden', chunkSizeWarningLimit: 900, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: 'hidden',
+    chunkSizeWarningLimit: 900,
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // zod and src/lib/zod.ts (its `jitless` setting) are one chunk, which the contract's chunk
+            // imports: so the setting is made before the contract builds its first object schema, which
+            // is when zod probes `new Function` (a CSP violation Chrome reports) unless jitless is on
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod\.ts$/ },
+          ],
+        },
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: {
