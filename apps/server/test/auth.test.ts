@@ -55,7 +55,9 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     expect(wrong.body.retcode).toBe(100020);
     expect(wrong.body.data.image).toMatch(/^data:image\/webp;base64,/);
     // the failure counter is the server's cookie (spec 001 §8; the page never writes a cookie)
-    expect(String(wrong.headers['set-cookie'])).toMatch(/^numa_captcha_failures=1; Path=\/; SameSite=Lax; Max-Age=600$/);
+    expect(String(wrong.headers['set-cookie'])).toMatch(
+      /^numa_captcha_failures=1; Path=\/; SameSite=Lax; Max-Age=600$/,
+    );
     // a captcha is spent after one try, right or wrong: the new drawing has a new answer and a new challenge
     const answer = (await t.app.inject({ url: `/dev/captcha?captchaId=${captchaId}` })).json().text as string;
     const pow = await solvePow(wrong.body.data.pow);
