@@ -12,45 +12,16 @@
  *
  *   npm run build && npm run bench:first-load      (BENCH_PORT, default 8190)
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { loadAverage, root, startWebServer } from './web';
 
 const port = Number(process.env.BENCH_PORT ?? 8190);
 process.env.E2E_PORT = String(port);
 const { apiSignIn } = await import('../e2e/tests/support');
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'numa-first-load-'));
-const server = spawn(process.execPath, [path.join(root, 'apps/server/dist/server.js')], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'warn',
-    IP_RATE_LIMIT_FACTOR: '100',
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-
-async function waitHealthy() {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
 
 /** The body size of one GET as sent with the given Accept-Encoding (no decoding). */
 function encodedSize(url: string, encoding: string): Promise<number> {
@@ -168,8 +139,8 @@ async function load(
 
 const kib = (n: number) => Math.round((n / 1024) * 10) / 10;
 
+const server = await startWebServer(port);
 try {
-  await waitHealthy();
   // the demo account seeded at a dev start: three numbers and their chats
   const token = await apiSignIn('numa', { email: 'demo1@numa.test' });
   const browser = await chromium.launch({
@@ -225,6 +196,7 @@ try {
         date: new Date().toISOString(),
         node: process.version,
         cpus: os.cpus().length,
+        loadAverage: loadAverage(),
         network: '1.6 Mbps down / 750 kbps up / 150 ms',
         results,
       },
@@ -233,7 +205,5 @@ try {
     ),
   );
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => server.once('exit', r));
-  rmSync(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

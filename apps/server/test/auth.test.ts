@@ -54,6 +54,10 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
     const wrong = await c.post('/web/preLogin', { email: addr, ...first, inputCaptcha: 'zzzz' });
     expect(wrong.body.retcode).toBe(100020);
     expect(wrong.body.data.image).toMatch(/^data:image\/webp;base64,/);
+    // the failure counter is the server's cookie (spec 001 §8; the page never writes a cookie)
+    expect(String(wrong.headers['set-cookie'])).toMatch(
+      /^numa_captcha_failures=1; Path=\/; SameSite=Lax; Max-Age=600$/,
+    );
     // a captcha is spent after one try, right or wrong: the new drawing has a new answer and a new challenge
     const answer = (await t.app.inject({ url: `/dev/captcha?captchaId=${captchaId}` })).json().text as string;
     const pow = await solvePow(wrong.body.data.pow);
@@ -64,6 +68,7 @@ describe(`sign-in and sessions (${testDbKind})`, () => {
       pow,
     });
     expect(ok.body).toMatchObject({ retcode: 0, data: { codeLength: 6, resendAfter: 60, expiresIn: 600 } });
+    expect(String(ok.headers['set-cookie'])).toMatch(/^numa_captcha_failures=; .*Max-Age=0$/);
     const code = await lastCode(t.app, addr);
     expect(code).toMatch(/^\d{6}$/);
     expect(t.mail.sent.at(-1)).toMatchObject({ to: addr });

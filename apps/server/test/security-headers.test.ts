@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { io as connectIo } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { socketPath } from '@numa/contract';
@@ -216,6 +216,19 @@ describe(`the socket checks the page's Origin (${testDbKind})`, () => {
       headers: { accept: 'text/html', host: 'jiema.localhost' },
     });
     expect(jiemaPage.body).toMatch(/<meta name="description" content="[^"]*验证码/);
+    // the page on a client route (the not-found handler answers it) is compressed too, per brand
+    const chats = await t.app.inject({
+      url: '/chats',
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(chats.headers['content-encoding']).toBe('br');
+    expect(chats.headers['vary']).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(chats.rawPayload).toString()).toBe(numaPage.body);
+    const gz = await t.app.inject({
+      url: '/login',
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip' },
+    });
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(numaPage.body);
     const small = await t.app.inject({ url: '/web/getAccountInfo', headers: { 'accept-encoding': 'br' } });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json().retcode).not.toBe(0);

@@ -20,6 +20,13 @@ export const constants = {
   codeWrongTriesPerAddressPerDay: 10,
   /** Captcha: wrong answers before the client locks (spec 001 §8), and lifetime. */
   captchaFailuresBeforeLock: 3,
+  /**
+   * How long the captcha stays locked after the third failure (ours: the spec says only "try again
+   * later"), and the name of the cookie holding the failure count or the lock's time (spec 001 §8).
+   * The server writes it with each answer (Set-Cookie), the page only reads it.
+   */
+  captchaLockMs: 10 * 60 * 1000,
+  captchaFailuresCookie: 'numa_captcha_failures',
   captchaTtlMs: 5 * 60 * 1000,
   captchaLoadingClearMs: 4000,
   captchaLoaderDelayMs: 1000,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Brand } from '@numa/contract';
@@ -17,6 +18,18 @@ export interface ClientConfig {
 }
 
 const apiPrefixes = ['/web/', '/dev/', '/webchat', '/healthz', '/media/'];
+
+/** brotli when the client takes it, else gzip, else none (q=0 refuses an encoding). */
+export function pickEncoding(accept: string | string[] | undefined): 'br' | 'gzip' | null {
+  const offered = new Map<string, number>();
+  for (const part of String(accept ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
+    if (name) offered.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (e: string) => (offered.get(e) ?? offered.get('*') ?? 0) > 0;
+  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : null;
+}
 
 /** The page's meta description, in the brand's own language (issue 13 §3.18: search results). */
 export function describe(brand: Brand): string {
@@ -106,6 +119,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     ].join('; ');
   };
 
+  const encodedPages = new Map<string, Buffer>();
   const sendIndex = (req: FastifyRequest, reply: FastifyReply) => {
     if (!template) {
       return reply
@@ -115,13 +129,25 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     }
     const { html, hash } = page(req.ctx.brand);
     const csp = cspFor(req, hash);
-    return reply
+    reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('content-security-policy', csp)
       .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .send(html);
+      .header('referrer-policy', 'strict-origin-when-cross-origin');
+    // compressed here, once per brand and encoding: @fastify/compress hooks routes only, and the
+    // client routes (/login, /chats…) are answered from the not-found handler (it leaves an encoded
+    // answer as it is)
+    reply.header('vary', 'accept-encoding');
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (!encoding) return reply.send(html);
+    const key = `${req.ctx.brand.id}:${encoding}`;
+    let body = encodedPages.get(key);
+    if (!body) {
+      body = encoding === 'br' ? brotliCompressSync(html) : gzipSync(html);
+      encodedPages.set(key, body);
+    }
+    return reply.header('content-encoding', encoding).send(body);
   };
 
   app.get('/', sendIndex);

@@ -1,9 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { endpoints } from '@numa/contract';
 import { route } from '../lib/route';
 import { ApiError } from '../lib/errors';
 import { toAddress } from '../services/signin';
-import { clearMediaCookie, mediaCookie } from '../lib/cookies';
+import { captchaFailureCookie, clearMediaCookie, mediaCookie } from '../lib/cookies';
 const meta = (req: FastifyRequest) => ({ userAgent: req.headers['user-agent'], ip: req.ip });
 
 export default async function authRoutes(app: FastifyInstance) {
@@ -18,20 +18,30 @@ export default async function authRoutes(app: FastifyInstance) {
     captchaId: string | undefined,
     answer: string | undefined,
     proof: { pow: 'required'; payload: string | undefined } | null,
+    http: { req: FastifyRequest; reply: FastifyReply },
   ) => {
     if (!captchaId || !answer) throw new ApiError(100010);
     if (proof) await pow.verify(captchaId, proof.payload);
-    if (!(await captcha.check(captchaId, answer))) throw new ApiError(100020, await captcha.draw(captchaId));
+    if (!(await captcha.check(captchaId, answer))) {
+      http.reply.header('set-cookie', captchaFailureCookie(http.req.headers.cookie, Date.now()));
+      throw new ApiError(100020, await captcha.draw(captchaId));
+    }
+    http.reply.header('set-cookie', captchaFailureCookie(undefined, null));
   };
 
   route(
     app,
     endpoints.preLogin,
-    async ({ input, ctx, req }) => {
+    async ({ input, ctx, req, reply }) => {
       const address = toAddress(input);
       const who = { brand: ctx.brand, purpose: 'login' as const, address, ip: req.ip };
       await signin.assertMaySend(who);
-      await requireCaptcha(input.captchaId, input.inputCaptcha, { pow: 'required', payload: input.pow });
+      await requireCaptcha(
+        input.captchaId,
+        input.inputCaptcha,
+        { pow: 'required', payload: input.pow },
+        { req, reply },
+      );
       return signin.send({ ...who, lang: ctx.lang });
     },
     { rateLimit: { max: 10, timeWindow: 60_000 } },
@@ -76,7 +86,7 @@ export default async function authRoutes(app: FastifyInstance) {
   route(
     app,
     endpoints.confirmCaptcha,
-    async ({ input, ctx, req }) => {
+    async ({ input, ctx, req, reply }) => {
       const { captchaId, inputCaptcha, nextApi, pow: proof, ...params } = input;
       if (!nextApi && Object.keys(params).length) {
         throw new ApiError(
@@ -86,7 +96,10 @@ export default async function authRoutes(app: FastifyInstance) {
         );
       }
       // with nextApi the call sends a code: its proof of work is required
-      await requireCaptcha(captchaId, inputCaptcha, nextApi ? { pow: 'required', payload: proof } : null);
+      await requireCaptcha(captchaId, inputCaptcha, nextApi ? { pow: 'required', payload: proof } : null, {
+        req,
+        reply,
+      });
       if (!nextApi) return {};
       const next = captchaNext.get(nextApi);
       if (!next) throw new ApiError(100002, null, nextApi);

@@ -1,12 +1,22 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { lazyNamed } from '../../components/lazy';
 import { onRetcode } from '../../lib/api';
 import { useSession } from '../../stores/session';
 import { useAccountInfo } from './api';
-import { ProfileDialogs } from '../billing/ProfileDialogs';
-import { InviteDialogs } from '../invite/InviteDialogs';
-import { IdentityDialogHost } from '../kyc/IdentityDialog';
-import { openVerify } from '../verify/store';
-import { VerifyModal } from '../verify/VerifyModal';
+import { useProfileFlow } from '../billing/store';
+import { useInviteDialogs } from '../invite/store';
+import { useIdentityDialog } from '../kyc/store';
+import { openVerify, useVerifyModal } from '../verify/store';
+
+// Each dialog (with its forms, captcha, country list and phone rules) is a chunk fetched the first time
+// its store opens it; the shell only reads the stores (docs/architecture.md, "Code splitting").
+const VerifyModal = lazyNamed(() => import('../verify/VerifyModal'), 'VerifyModal');
+const ProfileDialogs = lazyNamed(() => import('../billing/ProfileDialogs'), 'ProfileDialogs');
+const IdentityDialogHost = lazyNamed(() => import('../kyc/IdentityDialog'), 'IdentityDialogHost');
+const InviteDialogs = lazyNamed(() => import('../invite/InviteDialogs'), 'InviteDialogs');
+
+const WhenOpen = ({ open, children }: { open: boolean; children: ReactNode }) =>
+  open ? <Suspense fallback={null}>{children}</Suspense> : null;
 
 /**
  * The account area's global dialogs for a signed-in user (spec 000 §2 "Also global"): verify phone
@@ -23,12 +33,24 @@ export function AccountDialogs() {
   useEffect(() => {
     if (info.data) setFlags({ canInvite: info.data.canInvite, canSetInviter: info.data.canSetInviter });
   }, [info.data, setFlags]);
+  const verifyOpen = useVerifyModal((s) => !!s.mode);
+  const profileOpen = useProfileFlow((s) => !!s.dialog);
+  const identityOpen = useIdentityDialog((s) => s.isOpen);
+  const inviteOpen = useInviteDialogs((s) => s.unlockOpen || s.bonus !== null);
   return (
     <>
-      <VerifyModal />
-      <ProfileDialogs />
-      <IdentityDialogHost />
-      <InviteDialogs />
+      <WhenOpen open={verifyOpen}>
+        <VerifyModal />
+      </WhenOpen>
+      <WhenOpen open={profileOpen}>
+        <ProfileDialogs />
+      </WhenOpen>
+      <WhenOpen open={identityOpen}>
+        <IdentityDialogHost />
+      </WhenOpen>
+      <WhenOpen open={inviteOpen}>
+        <InviteDialogs />
+      </WhenOpen>
     </>
   );
 }

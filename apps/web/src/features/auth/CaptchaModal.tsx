@@ -6,7 +6,7 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { call, isApiError } from '../../lib/api';
 import { useUi } from '../../stores/ui';
-import { clearFailures, lockedFor, recordFailure } from './captchaCounter';
+import { lockedFor } from './captchaCounter';
 import { solvePow } from './pow';
 
 /** "generated randomly from time and a random string" (spec 000 §7). */
@@ -26,7 +26,7 @@ export interface CaptchaModalProps {
 }
 
 /**
- * The graphic captcha (spec 001 §8): counter in a cookie, locked on the third failure. Each drawing
+ * The graphic captcha (spec 001 §8): counter in a cookie (the server's), locked on the third failure. Each drawing
  * comes with a proof-of-work challenge that Web Workers work out while the person reads the picture;
  * Confirm waits for it ("Checking…") when it is not done yet.
  */
@@ -106,7 +106,6 @@ export function CaptchaModal({ isOpen, onClose, onSubmit, proofOfWork = true }: 
     setBusy('sending');
     try {
       await onSubmit(captchaId, answer.trim(), pow);
-      clearFailures();
       setBusy(null);
     } catch (e) {
       // the spinner clears after a short wait on failure (spec 001 §8)
@@ -121,7 +120,8 @@ export function CaptchaModal({ isOpen, onClose, onSubmit, proofOfWork = true }: 
       }
       if (isApiError(e) && e.retcode === 100020) {
         setAnswer('');
-        if (recordFailure()) {
+        // the server counted the failure in the cookie; the third one locks
+        if (lockedFor() > 0) {
           setLockLeft(lockedFor());
           onClose();
           showAlert(t('captcha.tooMany'));

@@ -1,8 +1,9 @@
 import { memo, useRef, type MouseEvent } from 'react';
-import { Button, Checkbox, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { Button, Checkbox } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { constants } from '@numa/contract';
+import { MenuButton } from '../../components/MenuButton';
 import { formatPhone, type ContactView, type ListRow } from './logic';
 
 /** Height of a letter header row. */
@@ -165,21 +166,17 @@ const ContactRow = memo(function ContactRow({
       <div className="contact-company" title={c.companyName}>
         {c.companyName}
       </div>
-      <MenuTrigger>
-        <Button className="icon-button row-menu" aria-label={t('contacts.rowMenu', { name: c.name })}>
-          <span aria-hidden="true">⋯</span>
-        </Button>
-        <Popover className="popover menu-popover" placement="bottom end">
-          <Menu className="menu" onAction={(key) => (key === 'edit' ? onEdit(c) : onDelete(c))}>
-            <MenuItem id="edit" className="menu-item">
-              {t('contacts.edit')}
-            </MenuItem>
-            <MenuItem id="delete" className="menu-item danger">
-              {t('contacts.delete')}
-            </MenuItem>
-          </Menu>
-        </Popover>
-      </MenuTrigger>
+      <MenuButton
+        className="icon-button row-menu"
+        label={t('contacts.rowMenu', { name: c.name })}
+        items={[
+          { id: 'edit', label: t('contacts.edit') },
+          { id: 'delete', label: t('contacts.delete'), danger: true },
+        ]}
+        onAction={(key) => (key === 'edit' ? onEdit(c) : onDelete(c))}
+      >
+        <span aria-hidden="true">⋯</span>
+      </MenuButton>
     </div>
   );
 });

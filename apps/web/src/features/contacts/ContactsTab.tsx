@@ -1,11 +1,12 @@
 import { SearchIcon } from '../../components/icons';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Input, Menu, MenuItem, MenuTrigger, Popover, SearchField } from 'react-aria-components';
+import { Button, Input, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { MenuButton } from '../../components/MenuButton';
 import { Loading } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
 import { useAddressBook } from './api';
-import { ContactEditDialog, ContactPanel, DeleteContactsDialog } from './ContactDialogs';
+import { ContactEditDialog, ContactPanel, DeleteContactsDialog } from './lazyDialogs';
 import { ContactList } from './ContactList';
 import { ImportSteps } from './ImportSteps';
 import { searchContacts, toRows, type ContactView } from './logic';
@@ -151,18 +152,15 @@ export default function ContactsTab() {
               <span aria-hidden="true">×</span>
             </Button>
           </SearchField>
-          <MenuTrigger>
-            <Button className="icon-button" aria-label={t('contacts.moreMenu')} isDisabled={all.length === 0}>
-              <span aria-hidden="true">⋮</span>
-            </Button>
-            <Popover className="popover menu-popover" placement="bottom end">
-              <Menu className="menu" onAction={() => setSelecting(true)}>
-                <MenuItem id="delete" className="menu-item danger">
-                  {t('contacts.delete')}
-                </MenuItem>
-              </Menu>
-            </Popover>
-          </MenuTrigger>
+          <MenuButton
+            className="icon-button"
+            label={t('contacts.moreMenu')}
+            isDisabled={all.length === 0}
+            items={[{ id: 'delete', label: t('contacts.delete'), danger: true }]}
+            onAction={() => setSelecting(true)}
+          >
+            <span aria-hidden="true">⋮</span>
+          </MenuButton>
         </header>
         {inSelection && all.length > 0 && (
           <div className="selection-bar" role="toolbar" aria-label={t('contacts.selectionBar')}>

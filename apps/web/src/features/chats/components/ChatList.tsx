@@ -1,5 +1,6 @@
 import {
   memo,
+  Suspense,
   useCallback,
   useEffect,
   useRef,
@@ -7,9 +8,10 @@ import {
   type CSSProperties,
   type KeyboardEvent,
 } from 'react';
-import { Button, Menu, MenuItem, Popover } from 'react-aria-components';
+import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { lazyNamed } from '../../../components/lazy';
 import { Loading } from '../../../components/Spinner';
 import { currentLang } from '../../../lib/i18n';
 import { useContactName } from '../extensions';
@@ -22,6 +24,8 @@ import { previewText, type ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
 import { Avatar } from './Avatar';
 import { useNow } from './useNow';
+
+const ChatMenu = lazyNamed(() => import('./ChatMenu'), 'ChatMenu');
 
 export const CHAT_ROW_HEIGHT = 72;
 
@@ -233,28 +237,15 @@ export function ChatList({
         </div>
       </div>
       <div ref={anchorRef} className="context-anchor" aria-hidden="true" />
-      <Popover
-        triggerRef={anchorRef}
-        isOpen={menu !== null}
-        onOpenChange={(open) => !open && setMenu(null)}
-        placement="bottom start"
-        offset={2}
-        className="popover chat-menu-popover"
-      >
-        <Menu
-          className="chat-menu"
-          aria-label={t('chats.menu.label')}
-          autoFocus="first"
-          onAction={(action) => {
-            if (action === 'delete' && menu) setModal({ kind: 'delete', key: menu.key });
-            setMenu(null);
-          }}
-        >
-          <MenuItem id="delete" className="chat-menu-item danger">
-            {t('chats.menu.delete')}
-          </MenuItem>
-        </Menu>
-      </Popover>
+      {menu && (
+        <Suspense fallback={null}>
+          <ChatMenu
+            anchorRef={anchorRef}
+            onClose={() => setMenu(null)}
+            onDelete={() => setModal({ kind: 'delete', key: menu.key })}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,15 +1,19 @@
+import { Suspense } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { endpoints } from '@numa/contract';
 import { Dialog } from '../../../components/Dialog';
 import { call } from '../../../lib/api';
 import { brand } from '../../../lib/config';
-import { CaptchaModal } from '../../auth/CaptchaModal';
+import { lazyNamed } from '../../../components/lazy';
 import { useContactName } from '../extensions';
 import { formatFullNumber } from '../logic/number';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
-import { splitKey } from './Conversation';
+import { splitKey } from '../logic/ids';
+
+// the captcha (drawing, solver) is fetched only when a send asks for it
+const CaptchaModal = lazyNamed(() => import('../../auth/CaptchaModal'), 'CaptchaModal');
 
 function DeleteChat({ service, chatKey }: { service: ChatService; chatKey: string }) {
   const { t } = useTranslation();
@@ -94,16 +98,20 @@ export function ChatModals({ service }: { service: ChatService }) {
     <>
       {modal?.kind === 'delete' && <DeleteChat service={service} chatKey={modal.key} />}
       {modal?.kind === 'tollFree' && <TollFree message={modal.message} />}
-      <CaptchaModal
-        isOpen={modal?.kind === 'captcha'}
-        onClose={() => setModal(null)}
-        proofOfWork={false}
-        onSubmit={async (captchaId, answer) => {
-          await call(endpoints.confirmCaptcha, { captchaId, inputCaptcha: answer }, { silent: true });
-          if (modal?.kind === 'captcha') service.retry(modal.key, modal.smsId);
-          setModal(null);
-        }}
-      />
+      {modal?.kind === 'captcha' && (
+        <Suspense fallback={null}>
+          <CaptchaModal
+            isOpen
+            onClose={() => setModal(null)}
+            proofOfWork={false}
+            onSubmit={async (captchaId, answer) => {
+              await call(endpoints.confirmCaptcha, { captchaId, inputCaptcha: answer }, { silent: true });
+              service.retry(modal.key, modal.smsId);
+              setModal(null);
+            }}
+          />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -3,6 +3,7 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { chatSlots, useContactName } from '../extensions';
 import { formatFullNumber, isValidFullNumber, splitFullNumber, type ChosenPerson } from '../logic/number';
+import { splitKey } from '../logic/ids';
 import type { Convo } from '../state/convo';
 import { useChatStatus, useConvo } from '../state/hooks';
 import type { ChatService } from '../state/service';
@@ -12,11 +13,7 @@ import { Composer } from './Composer';
 import { GlobeSmallIcon } from './icons';
 import { MessageView } from './MessageView';
 
-/** Splits a chat key into own full number and other party (neither holds '-'). */
-export const splitKey = (key: string) => {
-  const at = key.indexOf('-');
-  return { own: key.slice(0, at), other: key.slice(at + 1) };
-};
+export { splitKey };
 
 /** A number the user can text back (a sender id or short code cannot be answered). */
 export const canReplyTo = (other: string) => isValidFullNumber(other);

@@ -1,0 +1,180 @@
+/**
+ * Lighthouse (issue 13 §1): performance, accessibility, best practices and SEO of the login, chats,
+ * contacts and profile screens, with Lighthouse's mobile preset (a mid-range phone on a slow 4G link,
+ * simulated throttling) in Debian's Chromium, against the production build served by the real server.
+ * Each screen runs RUNS times (default 3) on an empty HTTP cache; the median run (by performance
+ * score) is reported with its metrics and, below 100, what each category holds against the screen.
+ * Signed-in screens carry the demo account's session the way the app keeps it (localStorage). The
+ * URLs carry `?desktop`, the product's way to stay on the web client from a phone (the main brand
+ * otherwise sends a mobile browser to its mobile site, spec 000 §2).
+ * Targets: login ≥ 90, the others ≥ 80 performance; accessibility 100. Results in
+ * bench/results/lighthouse-latest.json.
+ *
+ *   npm run build && npm run bench:lighthouse      (BENCH_PORT, default 8191; RUNS; CHROMIUM_PATH;
+ *                                                  LH_REPORTS=<folder> keeps every whole report)
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Result } from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+import { loadAverage, root, startWebServer } from './web';
+
+const port = Number(process.env.BENCH_PORT ?? 8191);
+const runs = Number(process.env.RUNS ?? 3);
+process.env.E2E_PORT = String(port);
+const { apiSignIn } = await import('../e2e/tests/support');
+const origin = `http://numa.localhost:${port}`;
+
+const only = process.env.SCREENS?.split(',');
+const screens = (
+  [
+    { name: 'login', path: '/login', signedIn: false, target: 90 },
+    { name: 'chats', path: '/chats', signedIn: true, target: 80 },
+    { name: 'contacts', path: '/contacts', signedIn: true, target: 80 },
+    { name: 'profile', path: '/account/profile', signedIn: true, target: 80 },
+  ] as const
+).filter((s) => !only || only.includes(s.name));
+const categories = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const metrics = {
+  fcp: 'first-contentful-paint',
+  lcp: 'largest-contentful-paint',
+  tbt: 'total-blocking-time',
+  cls: 'cumulative-layout-shift',
+  si: 'speed-index',
+  tti: 'interactive',
+} as const;
+
+interface Run {
+  scores: Record<(typeof categories)[number], number>;
+  metrics: Record<keyof typeof metrics, number>;
+  /** Audits below a full score that count in a category, with Lighthouse's display value. */
+  flagged: Record<string, string[]>;
+  transferKiB: number;
+}
+
+function summarise(lhr: Result): Run {
+  const scores = Object.fromEntries(
+    categories.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
+  ) as Run['scores'];
+  const values = Object.fromEntries(
+    Object.entries(metrics).map(([k, id]) => [
+      k,
+      Math.round((lhr.audits[id]?.numericValue ?? NaN) * 1000) / 1000,
+    ]),
+  ) as Run['metrics'];
+  const flagged: Run['flagged'] = {};
+  for (const c of categories) {
+    for (const ref of lhr.categories[c]?.auditRefs ?? []) {
+      const a = lhr.audits[ref.id];
+      if (!a || a.score === null || a.score >= 1 || a.scoreDisplayMode === 'informative') continue;
+      if (c === 'performance' && ref.weight === 0) continue;
+      (flagged[c] ??= []).push(`${a.id}${a.displayValue ? ` (${a.displayValue})` : ''}`);
+    }
+  }
+  const transfer = lhr.audits['total-byte-weight']?.numericValue ?? 0;
+  return { scores, metrics: values, flagged, transferKiB: Math.round((transfer / 1024) * 10) / 10 };
+}
+
+const server = await startWebServer(port);
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  chromeFlags: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+});
+try {
+  // the demo account seeded at a dev start: three numbers and their chats
+  const token = await apiSignIn('numa', { email: 'demo1@numa.test' });
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  const results: Record<string, unknown> = {};
+  for (const screen of screens) {
+    const done: Run[] = [];
+    for (let i = 0; i < runs; i++) {
+      const page = await browser.newPage();
+      // the session as the app keeps it, set on the origin before Lighthouse loads the screen; the
+      // HTTP cache is emptied so every run is a first visit (Lighthouse's own storage reset would
+      // also drop the session, so it is off)
+      await page.goto(`${origin}/favicon.svg`);
+      await page.evaluate(
+        (t, at) => {
+          localStorage.clear();
+          if (t) {
+            localStorage.setItem('numa.token', t);
+            localStorage.setItem('numa.token.at', at);
+          }
+        },
+        screen.signedIn ? token : '',
+        String(Date.now()),
+      );
+      const cdp = await page.createCDPSession();
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+      const result = await lighthouse(
+        `${origin}${screen.path}?desktop`,
+        {
+          logLevel: 'error',
+          output: 'json',
+          onlyCategories: [...categories],
+          disableStorageReset: true,
+          formFactor: 'mobile',
+          throttlingMethod: 'simulate',
+        },
+        undefined,
+        page,
+      );
+      await page.close();
+      if (!result) throw new Error(`no Lighthouse result for ${screen.name}`);
+      if (result.lhr.runtimeError) throw new Error(`${screen.name}: ${result.lhr.runtimeError.message}`);
+      // LH_REPORTS=<folder>: every run's whole report too, for Lighthouse's viewer
+      if (process.env.LH_REPORTS) {
+        mkdirSync(process.env.LH_REPORTS, { recursive: true });
+        writeFileSync(
+          path.join(process.env.LH_REPORTS, `${screen.name}-${i + 1}.json`),
+          JSON.stringify(result.lhr),
+        );
+      }
+      done.push(summarise(result.lhr));
+    }
+    const sorted = [...done].sort((a, b) => a.scores.performance - b.scores.performance);
+    const median = sorted[Math.floor(sorted.length / 2)]!;
+    results[screen.name] = {
+      target: { performance: screen.target, accessibility: 100 },
+      median,
+      performanceRuns: done.map((r) => r.scores.performance),
+    };
+    console.log(
+      screen.name.padEnd(9),
+      JSON.stringify({ ...median.scores, ...median.metrics, transferKiB: median.transferKiB }),
+      `runs ${done.map((r) => r.scores.performance).join('/')}`,
+    );
+    for (const [c, list] of Object.entries(median.flagged)) console.log(`   ${c}: ${list.join(', ')}`);
+  }
+  await browser.disconnect();
+  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
+  writeFileSync(
+    path.join(root, 'bench/results/lighthouse-latest.json'),
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: os.cpus().length,
+        loadAverage: loadAverage(),
+        preset: 'mobile (simulated throttling)',
+        runs,
+        results,
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  chrome.kill();
+  await server.stop();
+}
