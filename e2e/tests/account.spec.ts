@@ -218,6 +218,14 @@ test('identity documents: wrong type and size refused, upload, submit, the opera
     { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(6 * 1024 * 1024, 1) },
   ]);
   await expect(dialog.getByText('The image size must not exceed 5MB.')).toBeVisible();
+  // another file under a picture's name and type: refused when picked, no broken thumbnail (§3.5)
+  await upload(page, 'Government photo ID', [
+    { name: 'scan.png', mimeType: 'image/png', buffer: Buffer.from('%PDF-1.7 a document, not a picture') },
+  ]);
+  await expect(dialog.getByText('Please upload an image in a supported format.')).toBeVisible();
+  await expect(dialog.getByText('The image size must not exceed 5MB.')).toHaveCount(0);
+  await expect(dialog.getByRole('img')).toHaveCount(0);
+  await expectAccessible(page, 'the identity dialog with an error');
 
   await upload(page, 'Government photo ID', [
     { name: 'front.png', mimeType: 'image/png', buffer: png(40, 30, [200, 40, 40]) },
