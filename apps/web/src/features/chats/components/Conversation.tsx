@@ -7,6 +7,7 @@ import type { Convo } from '../state/convo';
 import { useChatStatus, useConvo } from '../state/hooks';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
+import { BackButton } from '../../../components/BackButton';
 import { Avatar } from './Avatar';
 import { Composer } from './Composer';
 import { GlobeSmallIcon } from './icons';
@@ -133,6 +134,7 @@ export function Conversation({ service, chatKey }: { service: ChatService; chatK
   return (
     <section className="conversation" aria-label={title}>
       <header className="conversation-header">
+        <BackButton place={t('chats.list.label')} onPress={() => useChatsUi.getState().select(null)} />
         <Avatar name={contactName} number={other} size={40} />
         <div className="conversation-title">
           <h2>{title}</h2>
