@@ -32,9 +32,9 @@ describe('what a picked file is, by its bytes (issue 13 §3.5)', () => {
       'image/png',
     );
     // a JPEG named .png is a JPEG
-    expect(await checkPicture(new File([bytes(...JPEG)], 'b.png', { type: 'image/png' }), accepted, yes)).toBe(
-      'image/jpeg',
-    );
+    expect(
+      await checkPicture(new File([bytes(...JPEG)], 'b.png', { type: 'image/png' }), accepted, yes),
+    ).toBe('image/jpeg');
   });
 
   it('refuses a picture of a type not accepted here, and one the browser cannot decode', async () => {

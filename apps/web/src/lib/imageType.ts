@@ -12,7 +12,11 @@ export function pictureTypeOf(head: Uint8Array): PictureType | null {
   if (startsWith(head, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith(head, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   // GIF87a / GIF89a
-  if (startsWith(head, [0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61)
+  if (
+    startsWith(head, [0x47, 0x49, 0x46, 0x38]) &&
+    (head[4] === 0x37 || head[4] === 0x39) &&
+    head[5] === 0x61
+  )
     return 'image/gif';
   // BM, then a header size the format knows (BITMAPCOREHEADER … BITMAPV5HEADER) at offset 14
   if (startsWith(head, [0x42, 0x4d]) && [12, 40, 52, 56, 64, 108, 124].includes(head[14] ?? 0))
