@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSignIn, expectAccessible, forgetCodeLimits, openSignedIn, rail } from './support';
+import { apiSignIn, expectAccessible, forgetCodeLimits, openSignedIn, rail, request } from './support';
 
 /** Nothing of the page lies beyond the window's width (no sideways scrolling, WCAG 1.4.10). */
 async function fitsWidth(page: Page) {
@@ -47,6 +47,7 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
   await expect(heading).toBeHidden();
   const row = list.getByRole('list', { name: 'Chats' }).getByRole('button', { name: /415 555 0177/ });
   await expect(row).toBeInViewport();
+  await expect(row).toBeFocused(); // the focus goes back to the chat it came from
   await fitsWidth(page);
   await shot('chat-list-320-en');
   await row.click();
@@ -81,7 +82,9 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
   await shot('contact-320-en');
   await panel.getByRole('button', { name: 'Back to Contacts' }).click();
   await expect(panel).toBeHidden();
-  await expect(page.getByTestId('contact-row').filter({ hasText: 'Narrow Nora' })).toBeInViewport();
+  const contactRow = page.getByTestId('contact-row').filter({ hasText: 'Narrow Nora' });
+  await expect(contactRow).toBeInViewport();
+  await expect(contactRow.getByRole('button', { name: 'Narrow Nora' })).toBeFocused();
   await fitsWidth(page);
   await shot('contacts-320-en');
 
@@ -97,6 +100,7 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
   await shot('profile-320-en');
   await page.getByRole('button', { name: 'Back to Account menu' }).click();
   await expect(menu).toBeVisible();
+  await expect(menu.getByRole('button', { name: 'Profile' })).toBeFocused();
   await menu.getByRole('button', { name: 'Recharge' }).click();
   await expect(page.getByRole('region', { name: 'Recharge' })).toBeVisible();
   await fitsWidth(page);
@@ -116,4 +120,18 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
   ).toBeVisible();
   await shot('chat-list-320-zh');
   await context.close();
+  // leave demo1's address book as it was (other suites use the demo accounts)
+  const book = await request('GET', '/web/getCloudAddressBook?pageSize=500', 'numa', undefined, token);
+  const ids = (book.json.data.addressBookList as { id: string; addressBook: string }[])
+    .filter((e) => (JSON.parse(e.addressBook) as { name: string }).name === 'Narrow Nora')
+    .map((e) => e.id);
+  expect(ids).toHaveLength(1);
+  const deleted = await request(
+    'POST',
+    '/web/delCloudAddressBook',
+    'numa',
+    { platform: 'numa', ids: ids.join(',') },
+    token,
+  );
+  expect(deleted.json.retcode).toBe(0);
 });

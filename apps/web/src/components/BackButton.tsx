@@ -4,15 +4,33 @@ import { ArrowLeftIcon } from './icons';
 
 /**
  * Back from a detail pane to its list, shown only on a narrow window, where a split screen shows one
- * pane at a time (issue 13 §3.15; `.narrow-only` in styles.css). `place` names the list.
+ * pane at a time (issue 13 §3.15; `.narrow-only` in styles.css). `place` names the list. The button
+ * leaves with its pane, so the focus goes to the first of `focusNext` (CSS selectors) that is shown:
+ * the item the user came from, or else the list.
  */
-export function BackButton({ place, onPress }: { place: string; onPress: () => void }) {
+export function BackButton({
+  place,
+  onPress,
+  focusNext = [],
+}: {
+  place: string;
+  onPress: () => void;
+  focusNext?: string[];
+}) {
   const { t } = useTranslation();
   return (
     <Button
       className="icon-button back-button narrow-only"
       aria-label={t('app.backTo', { place })}
-      onPress={onPress}
+      onPress={() => {
+        onPress();
+        requestAnimationFrame(() => {
+          for (const selector of focusNext) {
+            const el = document.querySelector<HTMLElement>(selector);
+            if (el && el.offsetParent !== null) return el.focus();
+          }
+        });
+      }}
     >
       <ArrowLeftIcon />
     </Button>

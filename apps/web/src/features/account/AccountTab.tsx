@@ -64,7 +64,11 @@ export default function AccountTab() {
       </nav>
       <div className="split-main">
         <div className="pane-back narrow-only">
-          <BackButton place={t('account.menu')} onPress={showAccountMenu} />
+          <BackButton
+            place={t('account.menu')}
+            onPress={showAccountMenu}
+            focusNext={['.side-menu .side-item.active', '.side-menu .side-item']}
+          />
         </div>
         <Suspense fallback={<Loading label={t('app.loading')} />}>
           {View ? <View /> : !settled && <Loading label={t('app.loading')} />}

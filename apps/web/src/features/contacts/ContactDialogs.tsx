@@ -212,7 +212,14 @@ export function ContactPanel({ contact, defaultTelCode, onClose, onDelete }: Con
   return (
     <aside className="contact-panel" aria-labelledby="contact-panel-title">
       <header className="contact-panel-header">
-        <BackButton place={t('tabs.contacts')} onPress={onClose} />
+        <BackButton
+          place={t('tabs.contacts')}
+          onPress={onClose}
+          focusNext={[
+            `.contact-row[data-id="${CSS.escape(contact.id)}"] .contact-name`,
+            '.contacts-main .search-field input',
+          ]}
+        />
         <span className={`avatar large c${contact.colour}`} aria-hidden="true">
           {contact.initial}
         </span>

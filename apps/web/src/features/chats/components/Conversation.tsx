@@ -134,7 +134,11 @@ export function Conversation({ service, chatKey }: { service: ChatService; chatK
   return (
     <section className="conversation" aria-label={title}>
       <header className="conversation-header">
-        <BackButton place={t('chats.list.label')} onPress={() => useChatsUi.getState().select(null)} />
+        <BackButton
+          place={t('chats.list.label')}
+          onPress={() => useChatsUi.getState().select(null)}
+          focusNext={[`.chat-row[data-key="${CSS.escape(chatKey)}"]`, '.chats-new']}
+        />
         <Avatar name={contactName} number={other} size={40} />
         <div className="conversation-title">
           <h2>{title}</h2>
