@@ -84,7 +84,7 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
   await expect(panel).toBeHidden();
   const contactRow = page.getByTestId('contact-row').filter({ hasText: 'Narrow Nora' });
   await expect(contactRow).toBeInViewport();
-  await expect(contactRow.getByRole('button', { name: 'Narrow Nora' })).toBeFocused();
+  await expect(contactRow.getByRole('button', { name: 'Narrow Nora', exact: true })).toBeFocused();
   await fitsWidth(page);
   await shot('contacts-320-en');
 

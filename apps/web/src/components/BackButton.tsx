@@ -24,12 +24,16 @@ export function BackButton({
       aria-label={t('app.backTo', { place })}
       onPress={() => {
         onPress();
-        requestAnimationFrame(() => {
-          for (const selector of focusNext) {
+        // the list may draw its rows a few frames after it shows (a virtual list measures first):
+        // wait up to 10 frames for the first choice, then take the first of the others shown
+        const attempt = (framesLeft: number) => {
+          for (const selector of framesLeft > 0 ? focusNext.slice(0, 1) : focusNext) {
             const el = document.querySelector<HTMLElement>(selector);
             if (el && el.offsetParent !== null) return el.focus();
           }
-        });
+          if (framesLeft > 0) requestAnimationFrame(() => attempt(framesLeft - 1));
+        };
+        requestAnimationFrame(() => attempt(10));
       }}
     >
       <ArrowLeftIcon />
