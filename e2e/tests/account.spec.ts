@@ -5,6 +5,7 @@ import {
   api,
   apiSignIn,
   captchaDrawn,
+  dialogs,
   expectAccessible,
   openSignedIn,
   request,
@@ -84,15 +85,19 @@ test('verify an e-mail through the outbox: validation, captcha, wrong code, righ
   const dialog = page.getByRole('dialog', { name: 'Verify email address' });
   await dialog.getByRole('button', { name: 'Send code' }).click();
   await expect(dialog.getByText('Please enter email address')).toBeVisible();
+  await expectAccessible(page, 'the verify-email dialog with an error', dialogs);
 
   const email = uniqueEmail('verify');
   await dialog.getByRole('textbox', { name: 'Email address' }).fill(email);
   const drawn = captchaDrawn(page);
   await dialog.getByRole('button', { name: 'Send code' }).click();
+  await page.getByRole('dialog', { name: 'Security check' }).getByRole('textbox').waitFor();
+  await expectAccessible(page, 'the security check over the verify dialog', dialogs);
   await solveCaptcha(page, drawn);
 
   await expect(dialog.getByText(`We sent a code to ${email}.`)).toBeVisible();
   await expect(dialog.getByText(/Resend code in \d+ s/)).toBeVisible();
+  await expectAccessible(page, 'the verify-email code step', dialogs);
   // the back arrow and the resend link wait for the 60 s countdown
   await expect(dialog.getByRole('button', { name: 'Back' })).toBeHidden();
   await expect(dialog.getByRole('button', { name: 'Resend code' })).toBeHidden();
@@ -132,6 +137,7 @@ test('billing profile: a wrong form, then a right one, then the operator refuses
     'Please enter postal code',
   ])
     await expect(form.getByText(message)).toBeVisible();
+  await expectAccessible(page, 'the billing profile with its errors', dialogs);
 
   await form.getByRole('textbox', { name: 'First name' }).fill('  Ada ');
   await form.getByRole('textbox', { name: 'Last name' }).fill('Lovelace');
@@ -142,6 +148,8 @@ test('billing profile: a wrong form, then a right one, then the operator refuses
   // closing with changes asks first
   await form.getByRole('button', { name: 'Cancel' }).click();
   const unsaved = page.getByRole('alertdialog', { name: 'Unsaved changes' });
+  await expect(unsaved).toBeVisible();
+  await expectAccessible(page, 'the unsaved-changes prompt', dialogs);
   await unsaved.getByRole('button', { name: 'Stay on Page' }).click();
   await expect(unsaved).toBeHidden();
   await expect(form.getByRole('textbox', { name: 'First name' })).toHaveValue('  Ada ');
@@ -155,6 +163,7 @@ test('billing profile: a wrong form, then a right one, then the operator refuses
 
   const status = page.getByRole('alertdialog', { name: 'Profile submitted' });
   await expect(status).toBeVisible();
+  await expectAccessible(page, 'the profile-submitted dialog', dialogs);
   await status.getByRole('button', { name: 'OK' }).click();
   await expect(card.getByText('Under review')).toBeVisible();
   await expect(page.getByTestId('billing-summary')).toContainText('Ada Lovelace');
@@ -182,6 +191,7 @@ test('billing profile: a wrong form, then a right one, then the operator refuses
     'mailto:support@numa.app',
   );
   await expect(card.getByText('Not approved')).toBeVisible();
+  await expectAccessible(page, 'the profile with a refused billing profile', 'main');
 
   // updated again, then approved
   await card.getByRole('button', { name: 'Update billing information' }).click();
@@ -218,6 +228,14 @@ test('identity documents: wrong type and size refused, upload, submit, the opera
     { name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(6 * 1024 * 1024, 1) },
   ]);
   await expect(dialog.getByText('The image size must not exceed 5MB.')).toBeVisible();
+  // another file under a picture's name and type: refused when picked, no broken thumbnail (§3.5)
+  await upload(page, 'Government photo ID', [
+    { name: 'scan.png', mimeType: 'image/png', buffer: Buffer.from('%PDF-1.7 a document, not a picture') },
+  ]);
+  await expect(dialog.getByText('Please upload an image in a supported format.')).toBeVisible();
+  await expect(dialog.getByText('The image size must not exceed 5MB.')).toHaveCount(0);
+  await expect(dialog.getByRole('img')).toHaveCount(0);
+  await expectAccessible(page, 'the identity dialog with an error', dialogs);
 
   await upload(page, 'Government photo ID', [
     { name: 'front.png', mimeType: 'image/png', buffer: png(40, 30, [200, 40, 40]) },
@@ -250,6 +268,7 @@ test('identity documents: wrong type and size refused, upload, submit, the opera
   await submit.click();
   const done = page.getByRole('alertdialog', { name: 'Documents submitted' });
   await expect(done).toBeVisible();
+  await expectAccessible(page, 'the documents-submitted dialog', dialogs);
   await done.getByRole('button', { name: 'OK' }).click();
   await expect(card.getByText('Under review')).toBeVisible();
 
@@ -282,6 +301,7 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   const inviterToken = await apiSignIn('numa', { email: inviterEmail });
   await openSignedIn(page, null, inviterToken, '/account/invite');
   await expect(page.getByRole('heading', { name: 'Invite friends' })).toBeVisible();
+  await expectAccessible(page, 'the invite panel', 'main');
   const code = (await page.getByTestId('invite-code').textContent())!.trim();
   expect(code).toMatch(/^[A-Z0-9]{4,32}$/);
 
@@ -294,6 +314,8 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
 
   await page.getByRole('button', { name: 'More' }).click();
   const rules = page.getByRole('dialog', { name: 'Invite rules' });
+  await expect(rules).toBeVisible();
+  await expectAccessible(page, 'the invite rules', dialogs);
   await expect(rules.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute(
     'href',
     'https://www.numa.app/terms',
@@ -316,6 +338,7 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   await expect(prompt).toHaveCount(0);
   await expect(friend.getByRole('button', { name: 'Redeem', exact: true })).toBeDisabled();
   await friend.getByRole('textbox', { name: 'Invite code' }).fill(code);
+  await expectAccessible(friend, 'the redeem-code panel', 'main');
   await friend.getByRole('button', { name: 'Redeem', exact: true }).click();
   await expect(prompt).toBeVisible();
   await expectAccessible(friend, 'the unlock-bonus prompt');
@@ -333,6 +356,7 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   await verify.getByRole('textbox', { name: 'Country code' }).fill('1');
   await verify.getByRole('button', { name: 'Send code' }).click();
   await expect(verify.getByText('Please enter phone number')).toBeVisible();
+  await expectAccessible(friend, 'the verify-phone dialog with an error', dialogs);
   const phone = uniqueUsPhone();
   await verify.getByRole('textbox', { name: 'Phone number' }).fill(phone);
   const drawn = captchaDrawn(friend);
@@ -351,6 +375,7 @@ test('invite and redeem between two accounts, with the unlock-bonus phone set-up
   await friend.getByRole('button', { name: 'Redeem', exact: true }).click();
   const congrats = friend.getByRole('alertdialog', { name: 'Congratulations!' });
   await expect(congrats).toContainText('0.2 Coins were added to your balance.');
+  await expectAccessible(friend, 'the congratulations dialog', dialogs);
   await congrats.getByRole('button', { name: 'Later' }).click();
   await expect(friend.getByRole('heading', { name: 'Profile' })).toBeVisible();
   await expect(friend.getByTestId('balance')).toHaveText('0.2000 Coins');
@@ -379,6 +404,7 @@ test('the account screens in Chinese', async ({ page }) => {
   const form = page.getByRole('dialog', { name: '账单资料' });
   await form.getByRole('button', { name: '提交' }).click();
   await expect(form.getByText('请确保您填写的地址真实准确。')).toBeVisible();
+  await expectAccessible(page, 'the billing profile in Chinese', dialogs);
   await form.getByRole('button', { name: '取消' }).click();
   await page.getByRole('button', { name: '验证手机号' }).click();
   const verify = page.getByRole('dialog', { name: '验证手机号' });

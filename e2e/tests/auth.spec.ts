@@ -14,6 +14,7 @@ import {
   uniqueUsPhone,
   waitForCode,
   expectAccessible,
+  dialogs,
 } from './support';
 
 test('sign in by e-mail on numa, switch language, reload and stay signed in, log out', async ({ page }) => {
@@ -27,6 +28,7 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
   for (const tab of ['Verification', 'Numbers', 'Contacts', 'Account'])
     await expect(nav.getByRole('button', { name: tab })).toBeVisible();
   await expect(page).toHaveTitle('Chats');
+  await expectAccessible(page, 'the chats screen without a number', 'main');
 
   await nav.getByRole('button', { name: 'Account' }).click();
   await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
@@ -60,6 +62,8 @@ test('sign in by e-mail on numa, switch language, reload and stay signed in, log
 
   await rail(page).getByRole('button', { name: 'Log out' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Log out?' });
+  await expect(confirm).toBeVisible();
+  await expectAccessible(page, 'the log-out confirmation', dialogs);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(confirm).toBeHidden();
   await rail(page).getByRole('button', { name: 'Log out' }).click();
@@ -83,6 +87,8 @@ test('sign in by phone on numa with the country-code selector', async ({ page })
   await code.fill('Canada');
   await expect(page.getByRole('listbox').getByRole('status')).toHaveText('Loading…');
   release();
+  await expect(page.getByRole('option', { name: /Canada/ })).toBeVisible();
+  await expectAccessible(page, 'the country list', '[role="listbox"]');
   await page.getByRole('option', { name: /Canada/ }).click();
   const phone = uniqueUsPhone();
   await page.getByRole('textbox', { name: 'Phone number' }).fill(phone);
@@ -104,6 +110,8 @@ test('a wrong code clears the boxes; resend waits 60 s and asks for a captcha ag
   await page.getByRole('textbox', { name: 'Email address' }).fill(email);
   const drawn = captchaDrawn(page);
   await page.getByRole('button', { name: 'Get code' }).click();
+  await page.getByRole('dialog').getByRole('textbox').waitFor();
+  await expectAccessible(page, 'the captcha', dialogs);
   await solveCaptcha(page, drawn);
   const right = await waitForCode(email);
   const wrong = right === '000000' ? '111111' : '000000';
@@ -112,6 +120,7 @@ test('a wrong code clears the boxes; resend waits 60 s and asks for a captcha ag
     page.getByRole('alert').filter({ hasText: 'The verification code is incorrect.' }),
   ).toBeVisible();
   await expect(page.getByRole('textbox', { name: 'Digit 1 of 6' })).toHaveValue('');
+  await expectAccessible(page, 'the code step with an error', 'main');
   await expect(page.getByText(/Resend code in \d+ s/)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resend code' })).toHaveCount(0);
   await page.clock.fastForward(61_000);
@@ -144,6 +153,7 @@ test('signing straight back in after logout shows the resend wait before any cap
   await expect(wait).toBeVisible();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Get code' })).toBeDisabled();
+  await expectAccessible(page, 'the login screen with the resend wait', 'main');
   const seconds = async () => Number(/(\d+)/.exec((await wait.textContent()) ?? '')?.[1]);
   const first = await seconds();
   expect(first).toBeGreaterThan(30);
@@ -172,6 +182,7 @@ test('jiema: Chinese by default, no language switch, sign in by e-mail and by ph
   await expect(page.getByRole('button', { name: '登录' }).first()).toBeVisible();
   await page.getByRole('button', { name: '登录' }).first().click();
   await expect(page.getByRole('heading', { name: '登录 接码' })).toBeVisible();
+  await expectAccessible(page, 'the jiema login screen');
   await expect(page.getByRole('button', { name: '切换到英文' })).toHaveCount(0);
   await signInByEmail(page, uniqueEmail('jiema'), 'zh');
   const nav = rail(page);
@@ -179,6 +190,7 @@ test('jiema: Chinese by default, no language switch, sign in by e-mail and by ph
   await expect(nav.getByRole('button', { name: '账户' })).toBeVisible();
   for (const hidden of ['聊天', '号码', '联系人'])
     await expect(nav.getByRole('button', { name: hidden })).toHaveCount(0);
+  await expectAccessible(page, 'the jiema verification screen');
 
   const phonePage = await browser.newPage();
   await phonePage.goto(hostUrl('jiema', '/login'));
@@ -209,6 +221,7 @@ test('a second sign-in elsewhere logs the first tab out with an alert', async ({
 
   // the first tab hears it at once over its socket: it is logged out and told why
   await expect(page.getByRole('alertdialog')).toContainText('logged in on another device');
+  await expectAccessible(page, 'the signed-out-elsewhere alert', dialogs);
   await expect(page.getByRole('heading', { name: 'Log in to Numa' })).toBeVisible();
   await other.close();
 });

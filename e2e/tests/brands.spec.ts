@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { brands, formatMoney, visibleTabs, type BrandId } from '@numa/contract';
-import { apiSignIn, hostUrl, openSignedIn, rail, uniqueEmail } from './support';
+import { apiSignIn, expectAccessible, hostUrl, openSignedIn, rail, uniqueEmail } from './support';
 
 const tabNames = {
   en: {
@@ -41,6 +41,8 @@ for (const id of Object.keys(brands) as BrandId[]) {
     // the balance in the brand's unit and decimals
     await expect(page.getByTestId('balance')).toHaveText(formatMoney(brand, 0, lang));
     await expect(page).toHaveTitle(names.tabAccount);
+    // the brand's colours keep their contrast (issue 13 §3.14)
+    await expectAccessible(page, `${id}'s profile`);
   });
 }
 
@@ -54,6 +56,7 @@ test('jiema: the applist front page lists apps and opens the messages site on Ne
   );
   await page.goto(hostUrl('jiema'));
   await expect(page.getByRole('heading', { name: '接收验证码' })).toBeVisible();
+  await expectAccessible(page, 'the jiema front page');
   await page.getByRole('searchbox', { name: '搜索应用' }).fill('微');
   await expect(page.getByRole('radio')).toHaveCount(2); // 微信, 微软
   await page.locator('.app-tile', { hasText: '微信' }).click();
@@ -79,6 +82,7 @@ test('the front page ignores a dead token (no alert)', async ({ page }) => {
   });
   await page.goto(hostUrl(null, '/front'));
   await expect(page.getByRole('heading', { name: 'A second number for texting, anywhere.' })).toBeVisible();
+  await expectAccessible(page, 'the numa front page');
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
 });
 
@@ -94,6 +98,7 @@ test('numa sends phones to the mobile site; other brands show the mobile notice'
   await expect(page).toHaveURL('https://m.numa.app/?ref=x');
   await page.goto(hostUrl('wephone', '/login'));
   await expect(page.getByText(/Desktop browser required/)).toBeVisible();
+  await expectAccessible(page, 'the mobile notice');
   await page.getByRole('button', { name: 'Dismiss' }).click();
   await expect(page.getByText(/Desktop browser required/)).toHaveCount(0);
   await ctx.close();

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { expectAccessible, forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
+import { dialogs, expectAccessible, forgetCodeLimits, hostUrl, rail, signInByEmail } from './support';
 
 /*
  * Chats end to end: the two demo accounts (seeded at the dev start: demo1 +1 415 555 0101,
@@ -124,12 +124,14 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await a.page.reload();
   await expect(a.page.getByRole('button', { name: 'New SMS' })).toBeVisible();
   await expect(b.page).toHaveTitle('Chats');
+  await expectAccessible(b.page, 'the chat list', 'main');
 
   // A writes to B's number from the new-chat form
   const hello = `Hello from A ${Date.now().toString(36)}`;
   await a.page.getByRole('button', { name: 'New SMS' }).click();
   await a.page.getByRole('textbox', { name: 'To' }).fill('(415) 555-0102');
   await expect(a.page.getByRole('combobox', { name: 'From' })).toHaveValue('+1 415 555 0101');
+  await expectAccessible(a.page, 'the new-message form', 'main');
   const input = a.page.getByRole('textbox', { name: 'Message' });
   await input.click();
   await a.page.keyboard.type(hello);
@@ -183,6 +185,7 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await pictureLoaded(b.page);
   await expect(b.page).toHaveTitle('Chats');
   await expect(rowOnB.getByLabel(/unread/)).toHaveCount(0);
+  await expectAccessible(b.page, 'a conversation with a picture', 'main');
   const reply = `Got it ${Date.now().toString(36)}`;
   const box = b.page.getByRole('textbox', { name: 'Message' });
   await box.click();
@@ -199,6 +202,8 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await b.page.getByRole('button', { name: 'Emoji' }).click();
   const picker = b.page.getByRole('dialog', { name: 'Emoji' });
   await picker.getByRole('searchbox', { name: 'Search emoji' }).fill('thumbs up');
+  await expect(picker.getByRole('button', { name: 'thumbs up', exact: true })).toBeVisible();
+  await expectAccessible(b.page, 'the emoji picker', dialogs);
   await picker.getByRole('button', { name: 'thumbs up', exact: true }).click();
   await b.page.keyboard.press('Escape');
   await b.page.keyboard.press('Escape');
@@ -251,6 +256,7 @@ test('two people text and send a picture in real time: pending → sent, unread,
   // the connection drops: the banner shows and sending waits; it comes back by itself
   await a.context.setOffline(true);
   await expect(a.page.getByRole('status').filter({ hasText: "You're offline" })).toBeVisible();
+  await expectAccessible(a.page, 'the chats screen offline', 'main');
   await expect(a.page.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
   await a.page.screenshot({ path: testInfo.outputPath('a-offline-en.png') });
   await a.context.setOffline(false);
@@ -274,6 +280,7 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await a.page.getByRole('menuitem', { name: 'Delete chat' }).click();
   const confirm = a.page.getByRole('alertdialog', { name: 'Delete this chat?' });
   await expect(confirm).toContainText('+1 415 555 0102');
+  await expectAccessible(a.page, 'the delete-chat confirmation', dialogs);
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(chatRow(a.page, B.number)).toHaveCount(0);
   await a.page.reload();

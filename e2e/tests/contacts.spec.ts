@@ -2,6 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import {
   api,
   apiSignIn,
+  dialogs,
   expectAccessible,
   forgetCodeLimits,
   openSignedIn,
@@ -47,6 +48,7 @@ async function addContact(
 }
 
 test('create, validate, search in English and Chinese, edit and delete contacts', async ({ page }) => {
+  test.setTimeout(90_000); // a long walk through the screen, with an accessibility check at each step
   const token = await apiSignIn('numa', { email: uniqueEmail('contacts') });
   await openSignedIn(page, null, token, '/contacts');
 
@@ -120,6 +122,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await expect(rows(page).filter({ hasText: 'Bob' })).toContainText('+1 650 555 0123');
   await expect(rows(page).filter({ hasText: 'Bob' })).toContainText('+44 7911 123456');
   await expect(page.getByText('4 contacts')).toBeVisible();
+  await expectAccessible(page, 'the A–Z contact list', 'main');
 
   // search: name in any case, Chinese characters, pinyin, and any phone containing the text
   const search = page.getByRole('searchbox', { name: 'Search' });
@@ -145,6 +148,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit contact' });
   await expect(edit.getByRole('textbox', { name: 'Phone number' })).toHaveCount(2);
+  await expectAccessible(page, 'the edit-contact dialog', dialogs);
   await edit.getByRole('textbox', { name: 'Name' }).fill('Bobby Tables');
   await edit.getByRole('button', { name: 'Remove phone number' }).nth(1).click();
   await edit.getByRole('button', { name: 'Save' }).click();
@@ -155,6 +159,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await rows(page).filter({ hasText: 'Alice Smith' }).locator('.contact-email').click();
   const panel = page.getByRole('complementary', { name: 'Alice Smith' });
   await expect(panel).toBeVisible();
+  await expectAccessible(page, 'the contact side panel', '.contact-panel');
   await panel.getByRole('textbox', { name: 'Company' }).fill('Initech');
   await panel.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status').getByText('Contact updated')).toBeVisible();
@@ -172,6 +177,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('alertdialog', { name: 'Delete contact' });
   await expect(confirm).toContainText('Delete 李明? This cannot be undone.');
+  await expectAccessible(page, 'the delete-contact confirmation', dialogs);
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByRole('status').getByText('Contact deleted')).toBeVisible();
   await expect(rows(page)).toHaveCount(3);
@@ -185,6 +191,7 @@ test('create, validate, search in English and Chinese, edit and delete contacts'
   await expect(bar).toContainText('1 selected');
   await bar.getByRole('button', { name: 'Select all' }).click();
   await expect(bar).toContainText('3 selected');
+  await expectAccessible(page, 'the selection bar', '.selection-bar');
   await bar.getByRole('button', { name: 'Cancel' }).click();
   await expect(bar).toBeHidden();
   await page.getByRole('button', { name: 'More options', exact: true }).click();
@@ -227,6 +234,7 @@ test('the contacts screen in Chinese', async ({ page }) => {
   const dialog = page.getByRole('dialog', { name: '添加联系人' });
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(dialog.getByText('请输入姓名')).toBeVisible();
+  await expectAccessible(page, 'the add-contact dialog in Chinese', dialogs);
   await dialog.getByRole('textbox', { name: '姓名' }).fill('王小明');
   await dialog.getByRole('textbox', { name: '国家/地区代码' }).fill('86');
   await dialog.getByRole('textbox', { name: '电话号码' }).fill('13700137000');
@@ -288,6 +296,7 @@ test('chats show contact names; an unsaved partner offers "Add contact"; the new
     await picker.getByRole('searchbox', { name: 'Search contacts' }).fill('walt');
     const option = picker.getByRole('option', { name: `Walter White ${shown} · Other` });
     await expect(option).toBeVisible();
+    await expectAccessible(page, 'the contact picker', dialogs);
     await option.click();
     await expect(picker).toBeHidden();
     await expect(page.getByRole('textbox', { name: 'To' })).toHaveValue(shown);

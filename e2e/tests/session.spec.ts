@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { apiSignIn, hostUrl, rail, request, uniqueEmail } from './support';
+import { apiSignIn, dialogs, expectAccessible, hostUrl, rail, request, uniqueEmail } from './support';
 
 test('the token is replaced every 12 hours; a refused refresh removes it', async ({ page }) => {
   const email = uniqueEmail('refresh');
@@ -42,8 +42,10 @@ test('a suspended account is marked kicked, stays signed in and is told why', as
   expect((await adminCommand('account', 'suspend', email)).code).toBe(0);
   await page.reload();
   await expect(page.getByRole('alertdialog')).toContainText('suspended');
+  await expectAccessible(page, 'the suspended alert', dialogs);
   await page.getByRole('button', { name: 'OK' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'suspended' })).toBeVisible();
+  await expectAccessible(page, 'the kicked banner', 'main');
   await expect(rail(page).getByRole('button', { name: 'Account' })).toBeVisible();
   expect((await adminCommand('account', 'restore', email)).code).toBe(0);
 });

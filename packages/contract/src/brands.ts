@@ -191,7 +191,7 @@ export const brands: Record<BrandId, Brand> = {
       primary: '#00804f',
       primaryHover: '#006b42',
       onPrimary: '#ffffff',
-      primarySoft: '#e6f6ef',
+      primarySoft: '#ecf8f2',
       rail: '#0e3b2e',
       railText: '#d7f2e6',
       railActive: '#1fa371',

@@ -45,6 +45,28 @@ describe('brands', () => {
     }
   });
 
+  it('keeps its colour pairs at WCAG AA contrast (4.5:1), as the type says (issue 13 §3.14)', () => {
+    const luminance = (hex: string) => {
+      const [r, g, b] = [1, 3, 5].map((i) => {
+        const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+    };
+    const ratio = (a: string, b: string) => {
+      const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+      return (hi! + 0.05) / (lo! + 0.05);
+    };
+    for (const id of brandIds) {
+      const c = brands[id].colors;
+      // the active menu item and links on their soft tint; a primary button's text; the rail's text
+      expect(ratio(c.primary, c.primarySoft), `${id} primary on primarySoft`).toBeGreaterThanOrEqual(4.5);
+      expect(ratio(c.primary, '#ffffff'), `${id} primary on white`).toBeGreaterThanOrEqual(4.5);
+      expect(ratio(c.onPrimary, c.primary), `${id} onPrimary on primary`).toBeGreaterThanOrEqual(4.5);
+      expect(ratio(c.railText, c.rail), `${id} railText on rail`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
   it('numa counts in Coins, dollar brands in dollars', () => {
     expect(brands.numa.currency.label.en).toBe('Coins');
     for (const id of ['wephone', 'wetalk', 'wetalkpro'] as const)

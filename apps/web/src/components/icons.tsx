@@ -67,3 +67,8 @@ export const SearchIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M16 16l4 4" />
   </svg>
 );
+export const ArrowLeftIcon = (p: SVGProps<SVGSVGElement>) => (
+  <svg {...iconProps(p)}>
+    <path d="M19 12H5M11 6l-6 6 6 6" />
+  </svg>
+);

@@ -19,6 +19,11 @@ export interface ErrorDialog {
 interface UiState {
   tab: RailTab;
   panel: AccountPanel;
+  /**
+   * On a narrow window the account tab shows its menu or one panel (issue 13 §3.15): the menu when
+   * the tab was chosen from the rail, a panel when one was asked for (a menu item, a link, the path).
+   */
+  accountMenu: boolean;
   /** Anonymous browsing of the front page (session codes are ignored there). */
   frontPage: boolean;
   alert: { title?: string; message: string } | null;
@@ -30,6 +35,7 @@ interface UiState {
   captchaOpen: boolean;
   unread: number;
   navigate(tab: RailTab, panel?: AccountPanel, opts?: { replace?: boolean }): void;
+  showAccountMenu(): void;
   setFrontPage(on: boolean): void;
   showAlert(message: string, title?: string): void;
   closeAlert(): void;
@@ -66,6 +72,7 @@ const initial = parsePath(window.location.pathname);
 export const useUi = create<UiState>((set, get) => ({
   tab: initial.tab ?? 'chats',
   panel: initial.panel ?? 'profile',
+  accountMenu: false,
   frontPage: false,
   alert: null,
   snackbar: null,
@@ -76,7 +83,7 @@ export const useUi = create<UiState>((set, get) => ({
   unread: 0,
   navigate(tab, panel, opts) {
     const next = { tab, panel: panel ?? get().panel };
-    set(next);
+    set(opts?.replace ? next : { ...next, accountMenu: tab === 'tabAccount' && panel === undefined });
     const path = pathOf(next.tab, next.panel);
     if (window.location.pathname !== path) {
       const url = path + window.location.search;
@@ -84,6 +91,7 @@ export const useUi = create<UiState>((set, get) => ({
       else window.history.pushState(null, '', url);
     }
   },
+  showAccountMenu: () => set({ accountMenu: true }),
   setFrontPage: (frontPage) => set({ frontPage }),
   showAlert: (message, title) => set({ alert: { message, ...(title ? { title } : {}) } }),
   closeAlert: () => set({ alert: null }),

@@ -6,6 +6,7 @@ import { Loading } from '../../components/Spinner';
 import { LogoutIcon } from '../../components/icons';
 import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
+import { BackButton } from '../../components/BackButton';
 import { visiblePanels } from '../../app/visibility';
 import { useAccountInfo } from './api';
 import { panelViews } from './panels';
@@ -18,6 +19,8 @@ export default function AccountTab() {
   const frontPage = useUi((s) => s.frontPage);
   const panel = useUi((s) => s.panel);
   const navigate = useUi((s) => s.navigate);
+  const accountMenu = useUi((s) => s.accountMenu);
+  const showAccountMenu = useUi((s) => s.showAccountMenu);
   const setConfirmLogout = useUi((s) => s.setConfirmLogout);
   // a session restored from storage may not know its invite flags yet: the server's answer decides,
   // and a panel asked for by its path is not left before it came (it showed Profile instead)
@@ -38,7 +41,7 @@ export default function AccountTab() {
   const View = current ? panelViews[current] : undefined;
 
   return (
-    <div className="split">
+    <div className="split" data-pane={accountMenu ? 'list' : 'detail'}>
       <nav className="side-menu" aria-label={t('account.menu')}>
         <ul>
           {panels.map((p) => (
@@ -60,6 +63,13 @@ export default function AccountTab() {
         </ul>
       </nav>
       <div className="split-main">
+        <div className="pane-back narrow-only">
+          <BackButton
+            place={t('account.menu')}
+            onPress={showAccountMenu}
+            focusNext={['.side-menu .side-item.active', '.side-menu .side-item']}
+          />
+        </div>
         <Suspense fallback={<Loading label={t('app.loading')} />}>
           {View ? <View /> : !settled && <Loading label={t('app.loading')} />}
         </Suspense>

@@ -95,7 +95,7 @@ export default function ChatsTab() {
       {ownNumbers.length === 0 ? (
         <NoNumber />
       ) : (
-        <div className="chats-split">
+        <div className="chats-split" data-pane={selectedKey || composing ? 'detail' : 'list'}>
           <aside className="chats-side" aria-label={t('chats.list.label')}>
             <ProfileHeader onNewSms={startNewChat} canCompose={ownNumbers.length > 0} />
             <ChatList service={service} showOwn={ownNumbers.length > 1} onOpen={open} />

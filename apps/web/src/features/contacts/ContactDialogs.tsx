@@ -3,6 +3,7 @@ import { Button, Form } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
+import { BackButton } from '../../components/BackButton';
 import { Spinner } from '../../components/Spinner';
 import { isApiError } from '../../lib/api';
 import { useUi } from '../../stores/ui';
@@ -211,13 +212,21 @@ export function ContactPanel({ contact, defaultTelCode, onClose, onDelete }: Con
   return (
     <aside className="contact-panel" aria-labelledby="contact-panel-title">
       <header className="contact-panel-header">
+        <BackButton
+          place={t('tabs.contacts')}
+          onPress={onClose}
+          focusNext={[
+            `.contact-row[data-id="${CSS.escape(contact.id)}"] .contact-name`,
+            '.contacts-main .search-field input',
+          ]}
+        />
         <span className={`avatar large c${contact.colour}`} aria-hidden="true">
           {contact.initial}
         </span>
         <h2 id="contact-panel-title" className="grow">
           {contact.name}
         </h2>
-        <Button className="icon-button" aria-label={t('app.close')} onPress={onClose}>
+        <Button className="icon-button close-button" aria-label={t('app.close')} onPress={onClose}>
           <span aria-hidden="true">×</span>
         </Button>
       </header>

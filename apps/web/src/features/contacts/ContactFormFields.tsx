@@ -123,6 +123,7 @@ export function ContactFormFields({
                   <Input
                     className="input"
                     inputMode="tel"
+                    placeholder={t('contacts.phone')}
                     maxLength={24}
                     autoComplete="off"
                     data-testid="phone-number"

@@ -132,6 +132,7 @@ const ContactRow = memo(function ContactRow({
       style={{ transform: `translateY(${start}px)`, height: size }}
       onClick={onRowClick}
       data-testid="contact-row"
+      data-id={c.id}
     >
       <div className="contact-check">
         <span className={`avatar c${c.colour}`} aria-hidden="true">

@@ -128,7 +128,7 @@ export default function ContactsTab() {
     );
 
   return (
-    <div className="split contacts">
+    <div className="split contacts" data-pane={panelContact ? 'detail' : 'list'}>
       <nav className="side-menu contacts-side" aria-label={t('tabs.contacts')}>
         <Button className="button primary block" onPress={() => setModal({ kind: 'add' })}>
           <span aria-hidden="true">＋</span> {t('contacts.add')}

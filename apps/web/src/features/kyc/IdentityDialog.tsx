@@ -9,7 +9,7 @@ import { brand } from '../../lib/config';
 import { queryClient } from '../../lib/query';
 import { profileKeys, useKycInfo } from '../account/profileApi';
 import { UnsavedChangesPrompt } from '../billing/UnsavedChanges';
-import { checkIdentityImage, compressImage } from './images';
+import { checkIdentityFile, compressImage } from './images';
 import { useSession } from '../../stores/session';
 import { useIdentityDialog } from './store';
 import '../billing/billing.css';
@@ -111,7 +111,7 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
         }));
       const accepted: [SlotName, Slot][] = [];
       for (const file of chosen.slice(0, free.length)) {
-        const problem = checkIdentityImage(file);
+        const problem = await checkIdentityFile(file);
         if (problem) {
           setErrors((e) => ({ ...e, [section]: t(`kyc.errors.${problem}`) }));
           continue;

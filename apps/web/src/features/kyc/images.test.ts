@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { checkIdentityImage, compressImage, compressionQuality, needsCompression } from './images';
+import {
+  checkIdentityFile,
+  checkIdentityImage,
+  compressImage,
+  compressionQuality,
+  needsCompression,
+} from './images';
 
 const MB = 1_048_576;
 
@@ -35,5 +41,23 @@ describe('identity images', () => {
     vi.stubGlobal('createImageBitmap', () => Promise.reject(new Error('cannot decode')));
     const big = new File([new Uint8Array(2 * MB)], 'b.jpg', { type: 'image/jpeg' });
     expect(await compressImage(big)).toBe(big);
+  });
+});
+
+describe('identity files by their bytes (issue 13 §3.5)', () => {
+  const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const decodes = () => Promise.resolve(true);
+  it('refuses another file under a picture name at once, with the spec text key', async () => {
+    const fake = new File(['%PDF-1.7 not a picture'], 'id.png', { type: 'image/png' });
+    expect(await checkIdentityFile(fake, decodes)).toBe('unsupported');
+  });
+  it('takes a real PNG, and still applies the name and size rules first', async () => {
+    expect(await checkIdentityFile(new File([png], 'id.png', { type: 'image/png' }), decodes)).toBeNull();
+    expect(await checkIdentityFile(new File([png], 'id.gif', { type: 'image/gif' }), decodes)).toBe(
+      'unsupported',
+    );
+    expect(
+      await checkIdentityFile(new File([png], 'id.png', { type: 'image/png' }), () => Promise.resolve(false)),
+    ).toBe('unsupported');
   });
 });

@@ -1,4 +1,5 @@
 import { constants } from '@numa/contract';
+import { checkPicture } from '../../lib/imageType';
 
 const rules = constants.identityImage;
 
@@ -15,6 +16,20 @@ export function checkIdentityImage(file: { name: string; type: string; size: num
   if (!(rules.types as readonly string[]).includes(ext) || !typeOk) return 'unsupported';
   if (file.size > rules.maxBytes) return 'tooLarge';
   return null;
+}
+
+/**
+ * The whole check of a picked file: its name, type and size as above, then its bytes — a PNG or
+ * JPEG the browser can decode — so another file under a picture's name is refused when it is
+ * picked, never shown as a broken thumbnail (issue 13 §3.5).
+ */
+export async function checkIdentityFile(
+  file: File,
+  decode?: (file: Blob) => Promise<boolean>,
+): Promise<ImageProblem | null> {
+  const problem = checkIdentityImage(file);
+  if (problem) return problem;
+  return (await checkPicture(file, ['image/png', 'image/jpeg'], decode)) ? null : 'unsupported';
 }
 
 /** Compression quality for a file of `size` bytes: about 1 MB / size, never under 0.1 (spec 000 §5). */

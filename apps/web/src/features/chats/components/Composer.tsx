@@ -3,6 +3,7 @@ import { Button, FileTrigger, Tooltip, TooltipTrigger } from 'react-aria-compone
 import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { useUi } from '../../../stores/ui';
+import { checkPicture } from '../../../lib/imageType';
 import { acceptedImageTypes, prepareImage } from '../logic/image';
 import { messageText } from '../logic/sanitize';
 import type { OutgoingImage } from '../state/service';
@@ -116,13 +117,16 @@ export function Composer({
 
   const sendFile = async (file: File | undefined) => {
     if (!file || !canSend) return;
-    if (!acceptedImageTypes.includes(file.type)) {
-      showAlert(t('chats.input.notImage'));
-      return;
-    }
     setPreparing(true);
     try {
-      const prepared = await prepareImage(file);
+      // what the bytes are, not what the name says (issue 13 §3.5)
+      const type = await checkPicture(file, acceptedImageTypes);
+      if (!type) {
+        showAlert(t('chats.input.notImage'));
+        return;
+      }
+      const picked = type === file.type ? file : new File([file], file.name, { type });
+      const prepared = await prepareImage(picked);
       if (prepared.kind === 'tooLarge') setTooLarge(true);
       else if (prepared.kind === 'failed') showAlert(t('chats.input.uploadFailed'));
       else await onSendImage(prepared);

@@ -8,6 +8,7 @@ import type { Convo } from '../state/convo';
 import { useChatStatus, useConvo } from '../state/hooks';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
+import { BackButton } from '../../../components/BackButton';
 import { Avatar } from './Avatar';
 import { Composer } from './Composer';
 import { GlobeSmallIcon } from './icons';
@@ -130,6 +131,11 @@ export function Conversation({ service, chatKey }: { service: ChatService; chatK
   return (
     <section className="conversation" aria-label={title}>
       <header className="conversation-header">
+        <BackButton
+          place={t('chats.list.label')}
+          onPress={() => useChatsUi.getState().select(null)}
+          focusNext={[`.chat-row[data-key="${CSS.escape(chatKey)}"]`, '.chats-new']}
+        />
         <Avatar name={contactName} number={other} size={40} />
         <div className="conversation-title">
           <h2>{title}</h2>
