@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Minor } from '@numa/contract';
 import type { Kysely } from 'kysely';
 import type { Database, DB, Tx } from './types';
 
@@ -18,11 +19,11 @@ export function noteBalanceChange(tx: Tx, accountId: number) {
 
 /** The facade over a Kysely instance: `q`, `tx(fn)` (the only maker of `Tx` handles), `close`. */
 export function facade(kind: Database['kind'], kysely: Kysely<DB>): Database {
-  const listeners = new Set<(accountIds: number[]) => void>();
-  const announce = (ids: number[]) => {
+  const listeners = new Set<(accountIds: number[], known?: ReadonlyMap<number, Minor>) => void>();
+  const announce = (ids: number[], known?: ReadonlyMap<number, Minor>) => {
     for (const l of listeners) {
       try {
-        l(ids);
+        l(ids, known);
       } catch {
         // a listener's failure never turns a committed write into an error
       }
