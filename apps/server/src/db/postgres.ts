@@ -42,7 +42,9 @@ function preparingPool(pool: pg.Pool): PostgresPool {
           // a cursor (Kysely's streaming) or a statement without parameters: as it is
           if (typeof a !== 'string' || !b?.length) return client.query(a as string, b as unknown[]);
           const name = nameOf(a);
-          return name ? client.query({ name, text: a, values: b as unknown[] }) : client.query(a, b as unknown[]);
+          return name
+            ? client.query({ name, text: a, values: b as unknown[] })
+            : client.query(a, b as unknown[]);
         }) as unknown as PostgresPoolClient['query'],
         release: () => client.release(),
       };
