@@ -162,6 +162,12 @@ async function load(url: string, headers: Record<string, string>, connections: n
   );
   return { requests: done, rps: Math.round((done / ((performance.now() - t0) / 1000)) * 10) / 10 };
 }
+/**
+ * CPU milliseconds this process spent per round trip (server and both clients: they share the
+ * process). Unlike the latencies, it hardly moves when other work loads the machine.
+ */
+const cpuPer = (u: NodeJS.CpuUsage, count: number) =>
+  Math.round(((u.user + u.system) / 1000 / count) * 1000) / 1000;
 const rpsRatio = (a: { rps: number }, b: { rps: number }) => Math.round((a.rps / b.rps) * 100) / 100;
 
 /** `count` conversations of one message each for one account, all this month. */
@@ -241,7 +247,9 @@ async function main() {
   const sa = await connect(serverUrl, { token: a.token });
   const sb = await connect(serverUrl, { token: b.token });
   await roundTrips(sa, sb, a.number, b.number, WARMUP, 'warm');
+  let cpu0 = process.cpuUsage();
   const real = stats(await roundTrips(sa, sb, a.number, b.number, ROUND_TRIPS, 'real'));
+  const realCpu = cpuPer(process.cpuUsage(cpu0), ROUND_TRIPS);
   sa.close();
   sb.close();
 
@@ -299,7 +307,9 @@ async function main() {
   const da = await connect(durableUrl, { room: 'a' });
   const dbb = await connect(durableUrl, { room: 'b' });
   await roundTrips(da, dbb, a.number, b.number, WARMUP, 'warm');
+  cpu0 = process.cpuUsage();
   const committed = stats(await roundTrips(da, dbb, a.number, b.number, ROUND_TRIPS, 'durable'));
+  const committedCpu = cpuPer(process.cpuUsage(cpu0), ROUND_TRIPS);
   da.close();
   dbb.close();
   await new Promise<void>((r) => durable.close(() => r()));
@@ -390,6 +400,12 @@ async function main() {
       durableRelay: committed,
       ratio: ratio(real, echo),
       ratioDurable: ratio(real, committed),
+      cpuMsPerRoundTrip: {
+        server: realCpu,
+        durableRelay: committedCpu,
+        ratio: Math.round((realCpu / committedCpu) * 100) / 100,
+      },
+      loadAverage1m: Math.round(os.loadavg()[0]! * 100) / 100,
     },
     getChatList: {
       messages: MESSAGES,
@@ -435,6 +451,9 @@ async function main() {
   console.log(row('delivery A → B (vs socket.io echo)', real, echo));
   console.log(row('delivery A → B (vs durable relay)', real, committed));
   console.log(row('  durable relay (vs socket.io echo)', committed, echo));
+  console.log(
+    `${'  CPU ms per delivery (vs durable relay)'.padEnd(34)} ${realCpu.toFixed(2).padStart(8)} ${''.padStart(8)}   ${committedCpu.toFixed(2).padStart(8)} ${''.padStart(8)}   ${(realCpu / committedCpu).toFixed(2).padStart(6)}×   (load average ${os.loadavg()[0]!.toFixed(1)})`,
+  );
   console.log(row(`getChatList, ${chats} chats (vs Fastify)`, chatList.server, chatList.bare));
   console.log(row(`getDialogList, ${page} msgs (vs Fastify)`, dialog.server, dialog.bare));
   console.log(

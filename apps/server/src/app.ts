@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
-import { constants } from '@numa/contract';
+import { constants, fromMinor, type Minor } from '@numa/contract';
 import { Redis } from 'ioredis';
 import { openDatabase, type BalanceSource, type Database } from './db';
 import { isDev, type Env } from './env';
@@ -106,21 +106,27 @@ export interface BuildOptions {
 
 /**
  * The `balance` socket event: after a commit that moved balances, each account's balance as it stands
- * is read and pushed to its sockets. Reads of one account run one after another, so the last event an
- * account's sockets get is never older than the commit that caused it.
+ * is read and pushed to its sockets — or, when the committing statement returned it (the send path's
+ * bill), pushed as returned, without a read. Events of one account go out one after another in the
+ * order the commits were heard, so the last event an account's sockets get is never older than the
+ * commit that caused it (a later change of the same balance waits for the earlier one's row lock,
+ * so its commit is heard after it).
  */
 function pushBalances(deps: Deps, log: FastifyInstance['log']) {
   const chains = new Map<number, Promise<void>>();
-  return (accountIds: number[], from: BalanceSource) => {
+  return (accountIds: number[], from: BalanceSource, known?: ReadonlyMap<number, Minor>) => {
     for (const id of accountIds) {
+      const committed = known?.get(id);
       const next = (chains.get(id) ?? Promise.resolve())
         .then(async () => {
           if (!deps.realtime.server) return;
           // a change made elsewhere (the operator's command on PostgreSQL) is heard by every
           // server, so each tells its own sockets
-          deps.realtime.emitBalance(id, await deps.accounts.balance(id), {
-            localOnly: from === 'elsewhere',
-          });
+          deps.realtime.emitBalance(
+            id,
+            committed !== undefined ? fromMinor(committed) : await deps.accounts.balance(id),
+            { localOnly: from === 'elsewhere' },
+          );
         })
         .catch((err: unknown) => log.warn({ err, accountId: id }, 'balance event not sent'))
         .finally(() => {

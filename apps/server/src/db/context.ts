@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Minor } from '@numa/contract';
 import type { Kysely } from 'kysely';
 import type { BalanceSource, Database, DB, Tx } from './types';
 
@@ -24,12 +25,14 @@ export interface BalanceChannel {
 
 /** The facade over a Kysely instance: `q`, `tx(fn)` (the only maker of `Tx` handles), `close`. */
 export function facade(kind: Database['kind'], kysely: Kysely<DB>, channel?: BalanceChannel): Database {
-  const listeners = new Set<(accountIds: number[], from: BalanceSource) => void>();
+  const listeners = new Set<
+    (accountIds: number[], from: BalanceSource, known?: ReadonlyMap<number, Minor>) => void
+  >();
   const publishing = new Set<Promise<void>>();
-  const announce = (ids: number[], from: BalanceSource = 'here') => {
+  const announce = (ids: number[], from: BalanceSource = 'here', known?: ReadonlyMap<number, Minor>) => {
     for (const l of listeners) {
       try {
-        l(ids, from);
+        l(ids, from, known);
       } catch {
         // a listener's failure never turns a committed write into an error
       }
@@ -62,7 +65,7 @@ export function facade(kind: Database['kind'], kysely: Kysely<DB>, channel?: Bal
       if (changed.size) announce([...changed]);
       return result;
     },
-    balancesCommitted: (ids) => announce(ids),
+    balancesCommitted: (ids, known) => announce(ids, 'here', known),
     onBalancesCommitted(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -76,8 +76,14 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
     `CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
   );
+  // what is applied already is skipped without a transaction of its own (a start on an up-to-date
+  // database is one read); the rest is checked again under the lock
+  const present = new Set(
+    (await raw<{ version: number }>(db.q, 'SELECT version FROM schema_migrations')).map((r) => r.version),
+  );
   const applied: string[] = [];
   for (const m of migrations) {
+    if (present.has(m.version)) continue;
     const done = await db.tx(async (tx) => {
       await raw(tx, 'SELECT pg_advisory_xact_lock(727274)');
       const rows = await raw(tx, 'SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import { facade } from './context';
 import { postgresBalanceChannel } from './notify';
 import type { Database, DB } from './types';
@@ -13,6 +13,47 @@ export interface PostgresOptions {
   /** Run every connection in this schema (tests use one schema per suite). */
   schema?: string;
   max?: number;
+}
+
+/** Named statements at most (per connection, each holds its parse tree and, once chosen, its plan). */
+const maxStatements = 500;
+
+/**
+ * The pool as Kysely sees it, its clients running every statement with parameters as a named
+ * prepared statement (node-postgres parses it once per connection, then only binds and executes it;
+ * PostgreSQL plans it again only while a custom plan pays). Names are handed out per text, up to
+ * `maxStatements`; later texts run unnamed.
+ */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (!name && names.size < maxStatements) {
+      name = `s${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  const wrapped = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let w = wrapped.get(client);
+    if (!w) {
+      w = {
+        query: ((a: unknown, b?: readonly unknown[]) => {
+          // a cursor (Kysely's streaming) or a statement without parameters: as it is
+          if (typeof a !== 'string' || !b?.length) return client.query(a as string, b as unknown[]);
+          const name = nameOf(a);
+          return name
+            ? client.query({ name, text: a, values: b as unknown[] })
+            : client.query(a, b as unknown[]);
+        }) as unknown as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+      wrapped.set(client, w);
+    }
+    return w;
+  };
+  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
 }
 
 /** A PostgreSQL server through a `pg` pool, with Kysely's own PostgresDialect. */
@@ -43,7 +84,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     });
   return facade(
     'postgres',
-    new Kysely<DB>({ dialect: new PostgresDialect({ pool }) }),
+    new Kysely<DB>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) }),
     postgresBalanceChannel(pool, listener, opts.schema),
   );
 }

@@ -1,3 +1,4 @@
+import type { Minor } from '@numa/contract';
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from './schema';
 
@@ -36,12 +37,15 @@ export interface Database {
    * Calls `listener` after every committed transaction that moved balances (through `ledger.apply`),
    * with those accounts; returns the unsubscribe. app.ts pushes the new balances to the sockets.
    */
-  onBalancesCommitted(listener: (accountIds: number[], from: BalanceSource) => void): () => void;
+  onBalancesCommitted(
+    listener: (accountIds: number[], from: BalanceSource, known?: ReadonlyMap<number, Minor>) => void,
+  ): () => void;
   /**
    * Tells the `onBalancesCommitted` listeners of balances moved by a write already committed outside
-   * `tx` (a bill written inside one statement, not through `ledger.apply`).
+   * `tx` (a bill written inside one statement, not through `ledger.apply`); `known`: the balances that
+   * write committed, when it returned them (listeners need not read them back).
    */
-  balancesCommitted(accountIds: number[]): void;
+  balancesCommitted(accountIds: number[], known?: ReadonlyMap<number, Minor>): void;
   /**
    * PostgreSQL: starts hearing the balances other processes commit — a process with no listener of
    * its own (the operator's command) publishes its changes with NOTIFY, and they reach this process's

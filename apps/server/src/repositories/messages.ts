@@ -469,6 +469,8 @@ export type DurableOutcome =
       /** The recipient's copy, when the destination is held on the platform. */
       received: MessageRow | null;
       job: ClaimedJobRow | null;
+      /** The sender's balance as the bill left it. */
+      balance: Minor;
     };
 
 const jsonCols = sql.raw(
@@ -498,6 +500,7 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
     sent: Record<string, unknown> | null;
     received: Record<string, unknown> | null;
     job: Record<string, unknown> | null;
+    balance: Minor | null;
   }>`
     WITH bill AS (${billInsert(q, s.bill)}),
     dest AS (
@@ -558,7 +561,8 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
     SELECT (SELECT json_build_object(${jsonCols}) FROM a_msg) AS sent,
            (SELECT json_build_object(${jsonCols}) FROM b_msg) AS received,
            (SELECT json_build_object('id', id, 'name', name, 'payload', payload, 'attempts', attempts,
-                                     'maxAttempts', max_attempts, 'lastError', last_error) FROM job) AS job
+                                     'maxAttempts', max_attempts, 'lastError', last_error) FROM job) AS job,
+           (SELECT "afterBalance" FROM bill) AS balance
   `.execute(q);
   const row = res.rows[0];
   if (!row?.sent) return { written: false };
@@ -567,6 +571,7 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
     sent: toRow(row.sent),
     received: row.received ? toRow(row.received) : null,
     job: (row.job as ClaimedJobRow | null) ?? null,
+    balance: row.balance!,
   };
 }
 

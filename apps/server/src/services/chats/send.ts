@@ -169,8 +169,9 @@ export function createSendPath(deps: {
       if (twin) return { kind: 'repeat', row: twin };
       return refused(400001);
     }
-    // the bill is the statement's own (not ledger.apply's), so its balance event is announced here
-    if (charge > 0) db.balancesCommitted([accountId]);
+    // the bill is the statement's own (not ledger.apply's), so its balance event is announced here,
+    // with the balance the statement returned
+    if (charge > 0) db.balancesCommitted([accountId], new Map([[accountId, outcome.balance]]));
     if (outcome.received) {
       // delivered on the platform: B hears it, and A's confirmation ('sent') follows
       realtime.emitMessage(outcome.received);
