@@ -21,6 +21,10 @@ const serverProject = (name: string, env: Record<string, string>): TestProjectIn
  */
 export default defineConfig({
   test: {
+    // vitest's default on a 2-core machine is one worker (cores − 1), which leaves a core idle while
+    // the suites wait on their databases and sockets; each suite has its own database (a PGlite copy
+    // or a PostgreSQL schema) and its own Redis key prefix, so two run side by side safely
+    maxWorkers: 2,
     projects: [
       {
         test: {
