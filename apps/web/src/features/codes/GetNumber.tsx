@@ -7,7 +7,7 @@ import { Loading, LoadFailed } from '../../components/Spinner';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { useCodeCatalogue, useCodeFee, usePhoneList } from './api';
-import { takeCodeIntent } from './intent';
+import { forgetCodeIntent, peekCodeIntent } from './intent';
 
 /** The sentinel option standing for a fresh number (spec 001 §4). */
 const NEW = 'new';
@@ -38,7 +38,8 @@ export function GetNumber({
   const showAlert = useUi((s) => s.showAlert);
   const [search, setSearch] = useState('');
   // the public code page's app and country (after the login it asked for), once
-  const [intent] = useState(takeCodeIntent);
+  const [intent] = useState(peekCodeIntent);
+  useEffect(() => forgetCodeIntent(), []);
   const [app, setApp] = useState<string | null>(intent?.app ?? null);
   const [country, setCountry] = useState<string | null>(intent?.country ?? null);
   const [numberType, setNumberType] = useState<'1' | '2'>('1');

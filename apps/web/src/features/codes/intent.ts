@@ -18,13 +18,14 @@ export function saveCodeIntent(i: CodeIntent) {
 }
 
 /**
- * What the verification page opens on, once: the remembered intent, or the public page's path a
- * signed-in visitor opened (`/receive/<app>/<country>`).
+ * What the verification page opens on: the remembered intent, or the public page's path a signed-in
+ * visitor opened (`/receive/<app>/<country>`). Read during render, it is only looked at: a render
+ * React throws away (a lazy part suspending) reads it again; the mounted page forgets it
+ * (`forgetCodeIntent`), so it applies once.
  */
-export function takeCodeIntent(): CodeIntent | null {
+export function peekCodeIntent(): CodeIntent | null {
   try {
     const raw = window.sessionStorage.getItem(key);
-    window.sessionStorage.removeItem(key);
     if (raw) {
       const v = JSON.parse(raw) as Partial<CodeIntent>;
       if (typeof v.app === 'string' && typeof v.country === 'string')
@@ -38,4 +39,13 @@ export function takeCodeIntent(): CodeIntent | null {
     // nothing remembered
   }
   return publicCodePath(window.location.pathname);
+}
+
+/** The verification page has opened on the intent: later visits open on their defaults. */
+export function forgetCodeIntent() {
+  try {
+    window.sessionStorage.removeItem(key);
+  } catch {
+    // nothing to forget
+  }
 }
