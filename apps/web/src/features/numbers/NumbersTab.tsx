@@ -102,7 +102,7 @@ export default function NumbersTab() {
             <NumberManagement onNew={() => setPanel('newNumber')} onPlans={openPlans} />
           )}
           {panel === 'plans' && <PlansPanel onClose={() => setPanel('management')} />}
-          {panel === 'history' && <SubscriptionHistory />}
+          {panel === 'history' && <SubscriptionHistory onPlans={openPlans} />}
           {panel === 'settings' && settings && <CallSettings />}
         </Suspense>
       </div>

@@ -8,6 +8,7 @@ import { call, isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
 import { handleProfileRequired, isProfileRequired } from '../billing/store';
+import { PlansNotice } from '../plans/PlansNotice';
 import { refreshNumbers, useSubscriptionHistory } from './api';
 
 /** The current UTC month and the `n - 1` before it, as YYYY-MM (newest first). */
@@ -21,14 +22,18 @@ const typeKey: Record<number, string> = Object.fromEntries(
   Object.entries(constants.subscriptionHistoryTypes).map(([k, v]) => [v, k]),
 );
 
-/** Subscription history (spec 001 §2): 6 month tabs, a total, entries with a re-subscribe on type 100. */
-export default function SubscriptionHistory() {
+/**
+ * Subscription history (spec 001 §2): 6 month tabs, a total, entries with a re-subscribe on type 100,
+ * and on numa the notice that opens the US cell phone plans.
+ */
+export default function SubscriptionHistory({ onPlans }: { onPlans: () => void }) {
   const { t } = useTranslation();
   const months = monthTabs(constants.verificationHistoryMonthTabs);
   const [month, setMonth] = useState(months[0]!);
   return (
     <section className="numbers-panel" aria-labelledby="subs-history-title">
       <h2 id="subs-history-title">{t('numbers.history.title')}</h2>
+      <PlansNotice onOpen={onPlans} />
       <Tabs selectedKey={month} onSelectionChange={(k) => setMonth(String(k))}>
         <TabList className="numbers-month-tabs" aria-label={t('numbers.history.months')}>
           {months.map((m) => (
