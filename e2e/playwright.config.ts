@@ -5,7 +5,10 @@ import path from 'node:path';
 export const PORT = Number(process.env.E2E_PORT ?? 8091);
 // one data folder per run, shared with the workers (they inherit the runner's environment) so tests
 // can run the operator command against the server (it forwards over DATA_DIR/admin.sock)
-const dataDir = (process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `numa-e2e-${process.pid}-${Date.now()}`));
+const dataDir = (process.env.E2E_DATA_DIR ??= path.join(
+  os.tmpdir(),
+  `numa-e2e-${process.pid}-${Date.now()}`,
+));
 
 /**
  * End-to-end tests: the production build of the server and web client, on a fresh embedded database,
@@ -28,7 +31,14 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     },
   },
   webServer: {
@@ -39,6 +49,13 @@ export default defineConfig({
     timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', IP_RATE_LIMIT_FACTOR: '100' },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      IP_RATE_LIMIT_FACTOR: '100',
+    },
   },
 });

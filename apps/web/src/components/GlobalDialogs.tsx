@@ -78,7 +78,9 @@ function ErrorDialog() {
         )
       }
     >
-      <p className="alert-message">{error?.message || (insufficient ? t('dialogs.insufficientDefault') : t('errors.generic'))}</p>
+      <p className="alert-message">
+        {error?.message || (insufficient ? t('dialogs.insufficientDefault') : t('errors.generic'))}
+      </p>
     </Dialog>
   );
 }
@@ -171,7 +173,11 @@ function SnackbarHost() {
             </Button>
           )}
           {(snackbar.dismissible ?? true) && (
-            <Button className="icon-button" aria-label={t('app.dismiss')} onPress={() => closeSnackbar(snackbar.id)}>
+            <Button
+              className="icon-button"
+              aria-label={t('app.dismiss')}
+              onPress={() => closeSnackbar(snackbar.id)}
+            >
               <span aria-hidden="true">×</span>
             </Button>
           )}

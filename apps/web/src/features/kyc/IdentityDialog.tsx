@@ -53,11 +53,7 @@ function IdentityDialog() {
   if (kyc.isPending || kyc.isError) {
     return (
       <Dialog isOpen onClose={close} title={t('kyc.title')} width={560}>
-        {kyc.isPending ? (
-          <Loading label={t('app.loading')} />
-        ) : (
-          <LoadFailed onRetry={() => kyc.refetch()} />
-        )}
+        {kyc.isPending ? <Loading label={t('app.loading')} /> : <LoadFailed onRetry={() => kyc.refetch()} />}
       </Dialog>
     );
   }
