@@ -97,7 +97,7 @@ async function main() {
     ['rules read + send statement', both],
   ];
   const results: Record<string, { p50: number; p99: number }> = {};
-  for (const [name, fn] of cases) {
+  for (const [, fn] of cases) {
     for (let i = 0; i < 50; i++) await fn();
   }
   // interleaved rounds so that a slower moment of the machine falls on every case alike
