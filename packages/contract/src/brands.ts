@@ -43,8 +43,6 @@ export interface Brand {
   /** The app-download dialog: two store QR codes, plus an APK link on one brand. */
   apps: { ios: string; android: string; apk: string | null };
   frontPage: 'default' | 'applist';
-  /** The external messages site the applist front page's Next opens in a new tab (spec 000 §6). */
-  messagesSiteUrl: string | null;
   /** Redirect phones and tablets to the mobile site (the main brand only; URL from config). */
   mobileRedirect: boolean;
   supportEmail: string;
@@ -121,7 +119,6 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
-    messagesSiteUrl: null,
     mobileRedirect: true,
     ...site('numa.app'),
     purchaseInstructionsUrl: null,
@@ -154,7 +151,6 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
-    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('wephone.app'),
     purchaseInstructionsUrl: null,
@@ -181,7 +177,6 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: true,
     bannerAd: true,
     frontPage: 'default',
-    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('wetalk.app'),
     purchaseInstructionsUrl: null,
@@ -208,7 +203,6 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
-    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('wetalkpro.app'),
     purchaseInstructionsUrl: null,
@@ -235,7 +229,6 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'applist',
-    messagesSiteUrl: 'https://sms.jiema.app',
     mobileRedirect: false,
     ...site('jiema.app'),
     apps: {
@@ -267,7 +260,6 @@ export const brands: Record<BrandId, Brand> = {
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
-    messagesSiteUrl: null,
     mobileRedirect: false,
     ...site('cloudnumber.app'),
     purchaseInstructionsUrl: 'https://www.cloudnumber.app/purchase-instructions',
