@@ -8,6 +8,7 @@ import {
 } from '@numa/contract';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
+import type { Encoded } from '../../lib/compression';
 import { JsonText, jsonObject } from '../../lib/jsonText';
 import { SttFailedError, SttUnavailableError, type SttPort } from '../../providers/stt/port';
 import { accountsRepo } from '../../repositories/accounts';
@@ -48,6 +49,13 @@ interface DialogResult {
   nextStartTime: number | null;
 }
 
+/** A built JSON text, the validator it was built under, and its compressed forms. */
+interface KeptText {
+  version: string;
+  text: string;
+  encoded: Encoded;
+}
+
 /**
  * JSON texts built by the database (chat lists, conversation pages), kept by key under the validator
  * they were built with, the least recently used dropped first beyond `maxBytes`. Only a hint: every
@@ -55,13 +63,15 @@ interface DialogResult {
  * read. Chat lists: by account and window start, under the count and sum of the account's
  * conversation-row versions (migration 055). Conversation pages: by conversation and page bounds,
  * under the version of the conversation's row, which every change of its messages moves (migration 056).
+ * The compressed forms of a kept text are kept with it (lib/compression.ts; a few per cent of its
+ * size, not counted).
  */
 export class VersionedCache {
-  private readonly entries = new Map<string, { version: string; text: string }>();
+  private readonly entries = new Map<string, KeptText>();
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): { version: string; text: string } | undefined {
+  get(key: string): KeptText | undefined {
     const entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key);
@@ -70,16 +80,19 @@ export class VersionedCache {
     return entry;
   }
 
-  set(key: string, version: string, text: string) {
+  /** Keeps `text` under `version`; returns the place for its compressed forms (kept with it, if it is). */
+  set(key: string, version: string, text: string): Encoded {
     this.drop(key);
+    const encoded: Encoded = new Map();
     const size = text.length * 2;
-    if (size > this.maxBytes / 4) return;
-    this.entries.set(key, { version, text });
+    if (size > this.maxBytes / 4) return encoded;
+    this.entries.set(key, { version, text, encoded });
     this.bytes += size;
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldest);
     }
+    return encoded;
   }
 
   private drop(key: string) {
@@ -174,7 +187,8 @@ export function createChatReads(deps: {
       const key = JSON.stringify([accountId, p.own, p.other, from, to, p.startTime, p.since, p.pageSize]);
       const version = await messagesRepo.conversationVersion(db.q, accountId, p.own, p.other);
       const cached = version === null ? undefined : pages.get(key);
-      if (cached && cached.version === version) return new JsonText<DialogResult>(cached.text);
+      if (cached && cached.version === version)
+        return new JsonText<DialogResult>(cached.text, cached.encoded);
       const page = await messagesRepo.dialogJson(db.q, {
         accountId,
         own: p.own,
@@ -185,12 +199,11 @@ export function createChatReads(deps: {
         ...(p.since !== undefined ? { after: p.since } : {}),
         pageSize: p.pageSize,
       });
-      const data = jsonObject<DialogResult>({
+      const { text } = jsonObject<DialogResult>({
         dialogList: page.list,
         nextStartTime: page.more ? String(page.lastDate) : 'null',
       });
-      if (version !== null) pages.set(key, version, data.text);
-      return data;
+      return new JsonText<DialogResult>(text, version === null ? undefined : pages.set(key, version, text));
     },
 
     async deleteMessages(
