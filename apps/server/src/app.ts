@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { constants as zlibConstants } from 'node:zlib';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
@@ -12,6 +11,7 @@ import { isDev, type Env } from './env';
 import { createJobs, type JobsOptions } from './jobs';
 import { brandResolver } from './lib/brand';
 import { systemClock, type Clock } from './lib/clock';
+import { compression } from './lib/compression';
 import { ApiError } from './lib/errors';
 import { isLoopbackHost } from './lib/net';
 import { defaultWebDist } from './lib/paths';
@@ -324,15 +324,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(headersPlugin);
   // answers above 1 KiB of a compressible type (JSON, the page) go out brotli- or gzip-encoded as the
-  // client accepts; the built assets have their compressed files beside them (plugins/web.ts), so
-  // only dynamic answers are compressed here, at a brotli quality cheap enough for every request:
-  // quality 2 (issue 13 §2: a 5,001-chat list of 1.5 MB took 33–48 ms at quality 4 and 12–20 ms at
-  // 2, for 29 KB instead of 28 KB; quality 1 is as fast but twice the size)
+  // client accepts (lib/compression.ts); the built assets have their compressed files beside them
+  // (plugins/web.ts), so only dynamic answers are compressed here
   await app.register(compress, {
     global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 2 } },
+    threshold: compression.threshold,
+    encodings: compression.encodings,
+    brotliOptions: compression.brotliOptions,
   });
 
   await app.register(rateLimit, {

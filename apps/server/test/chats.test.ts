@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, minor, retmsg, zeroMinor } from '@numa/contract';
 import { messagesRepo } from '../src/repositories/messages';
@@ -138,6 +139,121 @@ describe('chat lists and dialog paging', () => {
     await expect(t.db.query('DELETE FROM chats WHERE account_id = $1', [a.accountId])).rejects.toThrow(
       /never deleted/,
     );
+  });
+
+  it('answers a conversation page read again with every change since, by any server: new, status, transcript, deleted', async () => {
+    const a = await makeUser(t, { number: '+14155550217' });
+    const other = '12125550071';
+    const page = async () =>
+      (await a.c.get(endpoints.getDialogList.path, { ownFullNumber: a.number, otherFullNumber: other })).body
+        .data as { dialogList: Record<string, unknown>[]; nextStartTime: number | null };
+    const texts = async () => (await page()).dialogList.map((m) => m.text);
+    await stored(a.accountId, a.number, other, Date.now() - 5000, 'first');
+    expect(await texts()).toEqual(['first']);
+    expect(await texts()).toEqual(['first']); // the kept page, still current
+    // written straight into the database, as another server would: this server's memory is not told
+    await stored(a.accountId, a.number, other, Date.now() - 4000, 'second');
+    expect(await texts()).toEqual(['second', 'first']);
+    // another conversation's messages leave this one's page as it was
+    await stored(a.accountId, a.number, '12125550072', Date.now() - 3500, 'elsewhere');
+    expect(await texts()).toEqual(['second', 'first']);
+
+    // a pending message, then the carrier's outcome (an UPDATE of the message row only)
+    const pending = await t.db.tx((q) =>
+      messagesRepo.insert(q, {
+        accountId: a.accountId,
+        ownFullNumber: a.number,
+        ownTelCode: '1',
+        otherFullNumber: other,
+        otherTelCode: '1',
+        direction: 'out',
+        type: 'sms',
+        text: 'on its way',
+        media: '',
+        status: 1,
+        smsId: `pending-${a.accountId}`,
+        charge: zeroMinor,
+        segments: 1,
+      }),
+    );
+    expect((await page()).dialogList[0]).toMatchObject({ text: 'on its way', status: 1 });
+    expect(await messagesRepo.setOutcome(t.db.q, pending.id, { status: 2, retcode: 300001 })).not.toBeNull();
+    expect((await page()).dialogList[0]).toMatchObject({ text: 'on its way', status: 2 });
+
+    // a voice message's transcript
+    await t.db.tx((q) =>
+      messagesRepo.insert(q, {
+        accountId: a.accountId,
+        ownFullNumber: a.number,
+        ownTelCode: '1',
+        otherFullNumber: other,
+        otherTelCode: '1',
+        direction: 'in',
+        type: 'voicemail',
+        text: '',
+        media: '/media/00000000-0000-4000-8000-000000000001.wav',
+        status: 0,
+        smsId: `voice-${a.accountId}`,
+        charge: zeroMinor,
+        segments: 1,
+      }),
+    );
+    expect((await page()).dialogList[0]).toMatchObject({ type: 'voicemail', sttStatus: 0 });
+    await messagesRepo.setStt(t.db.q, a.accountId, `voice-${a.accountId}`, {
+      stt: 'call me back',
+      sttStatus: 2,
+    });
+    expect((await page()).dialogList[0]).toMatchObject({
+      type: 'voicemail',
+      stt: 'call me back',
+      sttStatus: 2,
+    });
+
+    // deleted through this server, and straight in the database
+    const [second] = (await page()).dialogList.filter((m) => m.text === 'second') as [
+      { smsId: string; date: number },
+    ];
+    const del = await a.c.call('DELETE', endpoints.delSms.path, {
+      sms: JSON.stringify([{ smsId: second.smsId, date: second.date }]),
+    });
+    expect(del.body).toMatchObject({ retcode: 0, data: { deleted: 1 } });
+    expect(await texts()).toEqual(['', 'on its way', 'first']);
+    await t.db.query(`UPDATE messages SET deleted = true WHERE account_id = $1 AND text = 'first'`, [
+      a.accountId,
+    ]);
+    expect(await texts()).toEqual(['', 'on its way']);
+
+    // compressed as the client accepts, the same bytes while the page is unchanged, and what it says
+    const compressed = () =>
+      t.app.inject({
+        method: 'GET',
+        url: endpoints.getDialogList.path,
+        query: { languagecode: 'en', ownFullNumber: a.number, otherFullNumber: other },
+        headers: { host: 'localhost', 'auth-token': a.token, 'accept-encoding': 'gzip, deflate, br' },
+      });
+    for (let i = 0; i < 40; i++)
+      await stored(a.accountId, a.number, other, Date.now() + i, `filler ${i}: long enough to compress`);
+    const plain = await a.c.get(endpoints.getDialogList.path, {
+      ownFullNumber: a.number,
+      otherFullNumber: other,
+    });
+    const first = await compressed();
+    const again = await compressed();
+    expect(first.headers['content-encoding']).toBe('br');
+    expect(first.headers.vary).toMatch(/accept-encoding/i);
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const decoded = JSON.parse(brotliDecompressSync(first.rawPayload).toString()) as typeof plain.body;
+    expect(decoded.retcode).toBe(0);
+    expect(decoded.data.dialogList).toHaveLength(42);
+    expect(decoded.data).toEqual(plain.body.data);
+    const gzipped = await t.app.inject({
+      method: 'GET',
+      url: endpoints.getDialogList.path,
+      query: { languagecode: 'en', ownFullNumber: a.number, otherFullNumber: other },
+      headers: { host: 'localhost', 'auth-token': a.token, 'accept-encoding': 'gzip' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString())).toEqual(decoded);
   });
 
   it('gives the newest message of each chat of the last months, newest chat first, and only the caller’s', async () => {

@@ -1,3 +1,5 @@
+import type { Encoded } from './compression';
+
 /**
  * An answer's `data` already serialized as JSON text, typed by what it holds. A read that lists
  * thousands of rows builds its JSON in the database (one text field), and `route()` puts the text in
@@ -7,7 +9,14 @@
  */
 export class JsonText<T> {
   declare private readonly _of: T;
-  constructor(readonly text: string) {}
+  /**
+   * @param encoded where the answer's compressed bodies are kept when the text is kept (a built
+   *   list or page under its validator): compressed once per encoding, not at every request.
+   */
+  constructor(
+    readonly text: string,
+    readonly encoded?: Encoded,
+  ) {}
 }
 
 /** `{"key": <json>, …}` of fields whose values are JSON text already (numbers via JSON.stringify). */

@@ -10,6 +10,7 @@ import {
 import type { RequestContext } from '../types';
 import type { Session } from '../services/sessions';
 import { ApiError } from './errors';
+import { encodedOnce } from './compression';
 import { JsonText } from './jsonText';
 
 export interface Call<E extends EndpointDef> {
@@ -154,10 +155,18 @@ export function route<E extends EndpointDef>(
         }
       }
       reply.header('cache-control', 'no-store');
-      if (data instanceof JsonText)
+      if (data instanceof JsonText) {
+        const body = `{"retcode":0,"retmsg":"","data":${data.text}}`;
+        reply.type('application/json; charset=utf-8');
+        const encoded = data.encoded && encodedOnce(data.encoded, body, req.headers['accept-encoding']);
+        if (!encoded) return reply.send(body);
+        // compressed as @fastify/compress would, once for this text (it leaves an encoded body alone)
+        const vary = reply.getHeader('vary');
         return reply
-          .type('application/json; charset=utf-8')
-          .send(`{"retcode":0,"retmsg":"","data":${data.text}}`);
+          .header('vary', vary ? `${String(vary)}, accept-encoding` : 'accept-encoding')
+          .header('content-encoding', encoded.encoding)
+          .send(encoded.bytes);
+      }
       return reply.send({ retcode: 0, retmsg: '', data });
     },
   });

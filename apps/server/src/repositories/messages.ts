@@ -249,6 +249,18 @@ export const messagesRepo = {
   },
 
   /**
+   * A conversation's validator: its row's version (migration 055), moved by every write of the row,
+   * which every change of one of its messages makes (migration 056); null when there is no row.
+   */
+  async conversationVersion(q: Q, accountId: number, own: string, other: string): Promise<string | null> {
+    const { rows } = await sql<{ version: string }>`
+      SELECT version::text AS version FROM chats
+       WHERE account_id = ${accountId} AND own_full_number = ${own} AND other_full_number = ${other}
+    `.execute(q);
+    return rows[0]?.version ?? null;
+  },
+
+  /**
    * A page of a conversation, newest first, within [from, to) and the optional bounds, as JSON text
    * of the contract's Message[] (built by the database like the chat list: only the answer's columns,
    * the speech-to-text fields on voice messages only), with the date of the page's last message and

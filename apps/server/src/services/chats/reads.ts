@@ -8,7 +8,8 @@ import {
 } from '@numa/contract';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
-import { jsonObject } from '../../lib/jsonText';
+import type { Encoded } from '../../lib/compression';
+import { JsonText, jsonObject } from '../../lib/jsonText';
 import { SttFailedError, SttUnavailableError, type SttPort } from '../../providers/stt/port';
 import { accountsRepo } from '../../repositories/accounts';
 import { adsRepo } from '../../repositories/ads';
@@ -48,18 +49,29 @@ interface DialogResult {
   nextStartTime: number | null;
 }
 
+/** A built JSON text, the validator it was built under, and its compressed forms. */
+interface KeptText {
+  version: string;
+  text: string;
+  encoded: Encoded;
+}
+
 /**
- * Chat lists built by the database, kept by account and window start under the validator they were
- * built with (migration 055: count and sum of the account's conversation-row versions), the least
- * recently used dropped first beyond `maxBytes`. Only a hint: every read checks the validator in the
- * database, so a write made through any server shows at the next read.
+ * JSON texts built by the database (chat lists, conversation pages), kept by key under the validator
+ * they were built with, the least recently used dropped first beyond `maxBytes`. Only a hint: every
+ * read checks the validator in the database, so a write made through any server shows at the next
+ * read. Chat lists: by account and window start, under the count and sum of the account's
+ * conversation-row versions (migration 055). Conversation pages: by conversation and page bounds,
+ * under the version of the conversation's row, which every change of its messages moves (migration 056).
+ * The compressed forms of a kept text are kept with it (lib/compression.ts; a few per cent of its
+ * size, not counted).
  */
-export class ChatListCache {
-  private readonly entries = new Map<string, { version: string; list: string }>();
+export class VersionedCache {
+  private readonly entries = new Map<string, KeptText>();
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string): { version: string; list: string } | undefined {
+  get(key: string): KeptText | undefined {
     const entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key);
@@ -68,23 +80,26 @@ export class ChatListCache {
     return entry;
   }
 
-  set(key: string, version: string, list: string) {
+  /** Keeps `text` under `version`; returns the place for its compressed forms (kept with it, if it is). */
+  set(key: string, version: string, text: string): Encoded {
     this.drop(key);
-    const size = list.length * 2;
-    if (size > this.maxBytes / 4) return;
-    this.entries.set(key, { version, list });
+    const encoded: Encoded = new Map();
+    const size = text.length * 2;
+    if (size > this.maxBytes / 4) return encoded;
+    this.entries.set(key, { version, text, encoded });
     this.bytes += size;
     for (const oldest of this.entries.keys()) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldest);
     }
+    return encoded;
   }
 
   private drop(key: string) {
     const entry = this.entries.get(key);
     if (!entry) return;
     this.entries.delete(key);
-    this.bytes -= entry.list.length * 2;
+    this.bytes -= entry.text.length * 2;
   }
 }
 
@@ -95,9 +110,12 @@ export function createChatReads(deps: {
   stt: SttPort;
   /** Memory for built chat lists (default 64 MiB; 0: none kept). */
   chatListCacheBytes?: number;
+  /** Memory for built conversation pages (default 32 MiB; 0: none kept). */
+  dialogCacheBytes?: number;
 }) {
   const { db, media, stt } = deps;
-  const lists = new ChatListCache(deps.chatListCacheBytes ?? 64 * 1024 * 1024);
+  const lists = new VersionedCache(deps.chatListCacheBytes ?? 64 * 1024 * 1024);
+  const pages = new VersionedCache(deps.dialogCacheBytes ?? 32 * 1024 * 1024);
   return {
     async virtualPhones(accountId: number) {
       const [numbers, settings, account, rights] = await Promise.all([
@@ -135,7 +153,7 @@ export function createChatReads(deps: {
       const { version, list } = await messagesRepo.chatListJson(db.q, accountId, from, cached?.version);
       if (list !== null) lists.set(key, version, list);
       return jsonObject<ChatListResult>({
-        chatList: list ?? cached!.list,
+        chatList: list ?? cached!.text,
         serverTime: String(serverTime),
       });
     },
@@ -147,7 +165,13 @@ export function createChatReads(deps: {
       return jsonObject<ChatListResult>({ chatList: list!, serverTime: String(serverTime) });
     },
 
-    /** A page of a conversation within a UTC month; `nextStartTime` only when the month holds more. */
+    /**
+     * A page of a conversation within a UTC month; `nextStartTime` only when the month holds more. A
+     * page built before is kept in memory under its conversation's version, read first (one
+     * primary-key lookup): unchanged, the kept page is the answer. The page is read after the version,
+     * so it is never older than the version it is kept under (a write in between only makes the next
+     * read build it again).
+     */
     async dialog(
       accountId: number,
       p: {
@@ -160,6 +184,11 @@ export function createChatReads(deps: {
       },
     ) {
       const [from, to] = monthRange(p.ym ?? currentYm());
+      const key = JSON.stringify([accountId, p.own, p.other, from, to, p.startTime, p.since, p.pageSize]);
+      const version = await messagesRepo.conversationVersion(db.q, accountId, p.own, p.other);
+      const cached = version === null ? undefined : pages.get(key);
+      if (cached && cached.version === version)
+        return new JsonText<DialogResult>(cached.text, cached.encoded);
       const page = await messagesRepo.dialogJson(db.q, {
         accountId,
         own: p.own,
@@ -170,10 +199,11 @@ export function createChatReads(deps: {
         ...(p.since !== undefined ? { after: p.since } : {}),
         pageSize: p.pageSize,
       });
-      return jsonObject<DialogResult>({
+      const { text } = jsonObject<DialogResult>({
         dialogList: page.list,
         nextStartTime: page.more ? String(page.lastDate) : 'null',
       });
+      return new JsonText<DialogResult>(text, version === null ? undefined : pages.set(key, version, text));
     },
 
     async deleteMessages(
