@@ -1,5 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
-import { apiSignIn, expectAccessible, forgetCodeLimits, openSignedIn, rail, request } from './support';
+import {
+  apiSignIn,
+  expectAccessible,
+  forgetCodeLimits,
+  hostUrl,
+  openSignedIn,
+  rail,
+  request,
+} from './support';
 
 /** Nothing of the page lies beyond the window's width (no sideways scrolling, WCAG 1.4.10). */
 async function fitsWidth(page: Page) {
@@ -134,4 +142,63 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
     token,
   );
   expect(deleted.json.retcode).toBe(0);
+});
+
+test('a 320 px window: numbers show the menu, then one panel with a back button; verification, plans and bills fit the width', async ({
+  browser,
+}, testInfo) => {
+  const email = 'demo1@numa.test';
+  await forgetCodeLimits(email);
+  const token = await apiSignIn('numa', { email });
+  const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
+  const page = await context.newPage();
+  await openSignedIn(page, null, token, '/numbers');
+  const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+  const tip = page.getByRole('dialog', { name: 'Get your own number' });
+  await expect(tip).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(tip).toBeHidden();
+
+  // Numbers: the menu fills the window; a panel replaces it, with a way back
+  const menu = page.getByRole('navigation', { name: 'Numbers menu' });
+  await expect(menu.getByRole('button', { name: '+ New number' })).toBeInViewport({ ratio: 1 });
+  await fitsWidth(page);
+  await menu.getByRole('button', { name: 'Number management' }).click();
+  await expect(menu).toBeHidden();
+  // each number's actions are in the window (the table's last column was off-screen)
+  await expect(page.getByRole('button', { name: 'Unsubscribe +1 415 555 0101' })).toBeInViewport({
+    ratio: 1,
+  });
+  await expect(page.getByRole('button', { name: 'Manage +1 415 555 0101' })).toBeInViewport({ ratio: 1 });
+  await fitsWidth(page);
+  await expectAccessible(page, 'number management at 320 px');
+  await shot('number-management-320-en');
+  // the plans page's header gives its title the row's width (it was squeezed to a letter a line)
+  await page.getByRole('button', { name: 'See US cell phone plans' }).click();
+  const title = page.getByRole('heading', { name: 'US cell phone plans' });
+  await expect(title).toBeVisible();
+  expect((await title.boundingBox())!.width).toBeGreaterThan(150);
+  await fitsWidth(page);
+  await page.getByRole('button', { name: 'Back to Numbers menu' }).click();
+  await expect(menu).toBeVisible();
+  // the plans are no item of the menu: the focus goes to its first button
+  await expect(menu.getByRole('button', { name: '+ New number' })).toBeFocused();
+  await menu.getByRole('button', { name: 'Subscription history' }).click();
+  await page.getByRole('button', { name: 'Back to Numbers menu' }).click();
+  await expect(menu.getByRole('button', { name: 'Subscription history' })).toBeFocused();
+
+  // Verification: one column, the app list and the balance card in the window's width
+  await rail(page).getByRole('button', { name: 'Verification' }).click();
+  await expect(page.getByTestId('codes-balance')).toBeVisible();
+  await fitsWidth(page);
+  await shot('verification-320-en');
+
+  // Bill history: a row's item keeps its width (it was squeezed to a letter a line by four columns)
+  await page.goto(hostUrl(null, '/account/billHistory'));
+  const row = page.getByRole('list', { name: 'Bill history' }).getByRole('listitem').first();
+  await expect(row).toBeVisible();
+  expect((await row.locator('.history-main').boundingBox())!.width).toBeGreaterThan(100);
+  await fitsWidth(page);
+  await shot('bill-history-320-en');
+  await context.close();
 });

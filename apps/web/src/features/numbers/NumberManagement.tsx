@@ -76,7 +76,7 @@ export default function NumberManagement({ onNew, onPlans }: { onNew: () => void
           >
             <Input className="input" placeholder={t('numbers.manage.search')} />
           </SearchField>
-          <table className="numbers-table">
+          <table className="numbers-table numbers-manage-table">
             <thead>
               <tr>
                 <th scope="col">{t('numbers.manage.number')}</th>
@@ -89,10 +89,11 @@ export default function NumberManagement({ onNew, onPlans }: { onNew: () => void
             <tbody>
               {shown.map((n) => (
                 <tr key={n.telCode + n.phone}>
-                  <td>{formatFullNumber(n.telCode + n.phone)}</td>
-                  <td>{n.paymentDate.slice(0, 10)}</td>
-                  <td>{money(n.monthRent)}</td>
-                  <td>{t(`numbers.manage.statuses.${status}`)}</td>
+                  {/* data-label: the column's name beside the value when a narrow window stacks the row */}
+                  <td data-label={t('numbers.manage.number')}>{formatFullNumber(n.telCode + n.phone)}</td>
+                  <td data-label={t('numbers.manage.paymentDate')}>{n.paymentDate.slice(0, 10)}</td>
+                  <td data-label={t('numbers.manage.monthRent')}>{money(n.monthRent)}</td>
+                  <td data-label={t('numbers.manage.status')}>{t(`numbers.manage.statuses.${status}`)}</td>
                   <td className="numbers-row-actions">
                     <Button
                       className="link-button"

@@ -1,6 +1,7 @@
 import { Suspense, lazy, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { BackButton } from '../../components/BackButton';
 import { Dialog } from '../../components/Dialog';
 import { HelpIcon } from '../../components/icons';
 import { Loading } from '../../components/Spinner';
@@ -32,7 +33,17 @@ export default function NumbersTab() {
   );
   // the embedded plans panel opens from the numa notice and on the way back from Recharge
   const plansPending = usePlansNav((s) => s.pending);
-  if (plansPending && panel !== 'plans') setPanel('plans');
+  // a narrow window shows the menu or one panel (issue 13 §3.15): the menu when the tab opens, a
+  // panel once one is chosen (or the plans are asked for)
+  const [menuShown, setMenuShown] = useState(() => !usePlansNav.getState().pending);
+  if (plansPending && panel !== 'plans') {
+    setPanel('plans');
+    setMenuShown(false);
+  }
+  const open = (p: NumbersPanel) => {
+    setPanel(p);
+    setMenuShown(false);
+  };
   const navigate = useUi((s) => s.navigate);
   // the first-open tip and the help icon that reopens it (not on wetalk or cloudnumber)
   const [tip, setTip] = useState(() => brand.numbersTip && !storage.get(tipSeenKey));
@@ -48,16 +59,16 @@ export default function NumbersTab() {
       <Button
         className={`side-item ${p === panel ? 'active' : ''}`}
         aria-current={p === panel ? 'page' : undefined}
-        onPress={() => setPanel(p)}
+        onPress={() => open(p)}
       >
         {t(`numbers.menu.${p}`)}
       </Button>
     </li>
   );
   return (
-    <div className="split numbers-area">
+    <div className="split numbers-area" data-pane={menuShown ? 'list' : 'detail'}>
       <nav className="side-menu" aria-label={t('numbers.menu.label')}>
-        <Button className="button primary block new-number-button" onPress={() => setPanel('newNumber')}>
+        <Button className="button primary block new-number-button" onPress={() => open('newNumber')}>
           + {t('numbers.menu.newNumber')}
         </Button>
         {brand.numbersTip && (
@@ -96,6 +107,13 @@ export default function NumbersTab() {
         <p>{t('numbers.tip.text')}</p>
       </Dialog>
       <div className="split-main">
+        <div className="pane-back narrow-only">
+          <BackButton
+            place={t('numbers.menu.label')}
+            onPress={() => setMenuShown(true)}
+            focusNext={['.numbers-area .side-item.active', '.numbers-area .new-number-button']}
+          />
+        </div>
         <Suspense fallback={<Loading label={t('app.loading')} />}>
           {panel === 'newNumber' && <NewNumber onDone={() => setPanel('management')} />}
           {panel === 'management' && (
