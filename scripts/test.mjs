@@ -67,6 +67,8 @@ function run(step, alone) {
     });
     running.set(step.name, child);
     let out = '';
+    // a command that cannot start (not installed) fails its step; 'close' follows
+    child.on('error', (err) => (out += `${err.message}\n`));
     if (!alone) {
       child.stdout.on('data', (d) => (out += d));
       child.stderr.on('data', (d) => (out += d));
