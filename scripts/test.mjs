@@ -42,6 +42,7 @@ const steps = [
 const only = process.argv.slice(2);
 const chosen = steps.filter(({ name }) => !only.length || only.includes(name.split(' ')[0]));
 const names = new Set(chosen.map((s) => s.name));
+const alone = chosen.length === 1;
 // a step waits only for the chosen steps it needs (`test.mjs end-to-end` expects a build already made)
 for (const s of chosen) s.after = (s.after ?? []).filter((n) => names.has(n));
 
@@ -62,8 +63,9 @@ function run(step, alone) {
       cwd: root,
       stdio: alone ? 'inherit' : 'pipe',
       env: process.env,
-      // its own process group, so that a failure elsewhere can stop it with everything it started
-      detached: process.platform !== 'win32',
+      // beside others, its own process group, so that a failure elsewhere can stop it with everything
+      // it started (alone, it stays in the terminal's foreground group)
+      detached: !alone && process.platform !== 'win32',
     });
     running.set(step.name, child);
     let out = '';
@@ -88,8 +90,8 @@ function run(step, alone) {
 function stopAll() {
   for (const child of running.values()) {
     try {
-      if (process.platform === 'win32') child.kill();
-      else process.kill(-child.pid, 'SIGTERM');
+      if (!alone && process.platform !== 'win32') process.kill(-child.pid, 'SIGTERM');
+      else child.kill();
     } catch {
       // already gone
     }
@@ -100,7 +102,6 @@ process.on('SIGINT', () => {
   process.exit(130);
 });
 
-const alone = chosen.length === 1;
 const pending = new Set(chosen);
 const statuses = new Map();
 await new Promise((resolve) => {
