@@ -44,6 +44,9 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/test/setup.ts'],
+          // the virtual-list suites (10,000 rows in jsdom) took over the default 5 s on a loaded machine;
+          // npm test runs these beside the end-to-end tests
+          testTimeout: 20_000,
         },
       },
     ],
