@@ -1,4 +1,5 @@
 import type { Minor } from '@numa/contract';
+import type { Expression, SqlBool } from 'kysely';
 import type { Q, Tx } from '../db';
 import { noteBalanceChange } from '../db/context';
 import { isParam } from '../db/prepared';
@@ -61,7 +62,13 @@ export function ledgerError(err: unknown, accountId: number): unknown {
  * transaction, so the bill commits with whatever the statement writes, and the triggers of migration
  * 006 hold either way. Nothing else in the code base writes a bill.
  */
-export function billInsert(q: Q, c: BalanceChange, negative = c.charge < 0) {
+export function billInsert(
+  q: Q,
+  c: BalanceChange,
+  negative = c.charge < 0,
+  /** A further condition of the bill (the send path's checked statement): false, nothing is written. */
+  guard?: Expression<SqlBool>,
+) {
   const key = c.idempotencyKey ?? null;
   // a statement built once (db/prepared.ts) passes the options' JSON text as its parameter
   const options = isParam(c.options) ? (c.options as unknown as string) : JSON.stringify(c.options ?? {});
@@ -103,6 +110,7 @@ export function billInsert(q: Q, c: BalanceChange, negative = c.charge < 0) {
           ]),
         );
       }
+      if (guard) pick = pick.where(guard);
       return pick.forUpdate();
     })
     .onConflict((oc) => oc.column('idempotency_key').doNothing())

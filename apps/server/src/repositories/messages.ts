@@ -404,8 +404,8 @@ interface FactsParams extends Record<string, unknown> {
   smsId: string;
 }
 
-/** The rules' read, built and compiled once (db/prepared.ts). */
-const factsStatement = prepared((q, p: FactsParams) =>
+/** The rules' facts as a query (the rules' read, and the checked send statement's first CTE). */
+const factsQuery = (q: Q, p: FactsParams) =>
   // the sender's account always exists (the caller is signed in); the number may be anyone's or nobody's
   q
     .selectFrom('accounts as acc')
@@ -439,8 +439,10 @@ const factsStatement = prepared((q, p: FactsParams) =>
       rateSubquery(q, { currency: p.currency, kind: 'sms', country: p.country }).as('sms'),
       rateSubquery(q, { currency: p.currency, kind: 'mms', country: p.country }).as('mms'),
     ])
-    .where('acc.id', '=', p.accountId),
-);
+    .where('acc.id', '=', p.accountId);
+
+/** The rules' read, built and compiled once (db/prepared.ts). */
+const factsStatement = prepared(factsQuery);
 
 export const sendFactsRepo = {
   async read(
@@ -474,6 +476,15 @@ export interface DurableSend {
   job: { name: string; runAt: Date; maxAttempts: number; worker: string; until: Date };
   /** The name recorded as the carrier of a delivery between two numbers of the platform. */
   platformCarrier: string;
+  /**
+   * The checked send (an SMS in a conversation the sender already has, at a rate seen before): the
+   * statement reads the rules' facts itself and writes nothing unless they are the ordinary ones —
+   * the sender holds the own number (its tel code comes from there; `message.ownTelCode` is not
+   * used), not a toll-free number waiting for registration, the conversation exists, the smsId is
+   * new, the balance is above zero and the destination's SMS rate is still `rate`. Anything else:
+   * `written: false`, and the caller runs the rules (services/chats/rules.ts) to learn why.
+   */
+  checks?: { currency: string; country: string; rate: Minor } | undefined;
 }
 
 export type DurableOutcome =
@@ -539,7 +550,15 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
     until: s.job.until,
   };
   // the bill's refusal of a charge below zero is part of the text: one text per sign of the charge
-  const [row] = await (b.charge < 0 ? durableCharging : durableFree)(q, values);
+  const c = s.checks;
+  const [row] = c
+    ? await (b.charge < 0 ? checkedCharging : checkedFree)(q, { ...values, ...c })
+    : await (b.charge < 0 ? durableCharging : durableFree)(q, {
+        ...values,
+        currency: '',
+        country: '',
+        rate: 0 as Minor,
+      });
   if (!row?.sent) return { written: false };
   return {
     written: true,
@@ -577,9 +596,36 @@ interface DurableParams extends Record<string, unknown> {
   until: Date;
 }
 
-/** `sendDurable`'s statement, built and compiled once per sign of the charge (db/prepared.ts). */
-const durableStatement = (negative: boolean) =>
-  prepared((q, p: DurableParams) => {
+interface DurableRow {
+  sent: Record<string, unknown> | null;
+  received: Record<string, unknown> | null;
+  job: Record<string, unknown> | null;
+  balance: Minor | null;
+}
+
+interface CheckedParams extends DurableParams {
+  currency: string;
+  country: string;
+  rate: Minor;
+}
+
+/**
+ * `sendDurable`'s statement, built and compiled once per sign of the charge and with or without the
+ * rules' checks (db/prepared.ts).
+ */
+function durableStatement(negative: boolean, checked: boolean) {
+  return prepared((q, p: CheckedParams) => {
+    // the checked statement: the rules' facts first, and the bill (everything hangs off it) only when they are ordinary
+    const facts = checked
+      ? sql`f AS (${factsQuery(q, { accountId: p.accountId, from: p.own, to: p.other, currency: p.currency, country: p.country, smsId: p.smsId })}),
+    ok AS (
+      SELECT f."telCode" FROM f
+       WHERE f."holderId" = ${p.accountId} AND f.known AND NOT f."sentBefore" AND f.balance > 0
+         AND NOT (coalesce(f."tollFree", false) AND NOT coalesce(f."tollFreeVerified", false))
+         AND f.sms = ${p.rate}::bigint
+    ),`
+      : sql``;
+    const ownTel = checked ? sql`(SELECT "telCode" FROM ok)` : sql`${p.ownTel}`;
     const bill = billInsert(
       q,
       {
@@ -590,14 +636,10 @@ const durableStatement = (negative: boolean) =>
         idempotencyKey: p.billKey as IdemKey | undefined,
       },
       negative,
+      checked ? sql<boolean>`EXISTS (SELECT 1 FROM ok)` : undefined,
     );
-    return sql<{
-      sent: Record<string, unknown> | null;
-      received: Record<string, unknown> | null;
-      job: Record<string, unknown> | null;
-      balance: Minor | null;
-    }>`
-    WITH bill AS (${bill}),
+    return sql<DurableRow>`
+    WITH ${facts} bill AS (${bill}),
     dest AS (
       SELECT v.account_id, v.full_number, v.tel_code FROM virtual_numbers v WHERE v.full_number = ${p.other}
     ),
@@ -614,7 +656,7 @@ const durableStatement = (negative: boolean) =>
     a_msg AS (
       INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
                             type, text, media, status, sms_id, date, charge, segments, carrier)
-      SELECT ids.id, ${p.accountId}, ${p.own}, ${p.ownTel}, ${p.other}, ${p.otherTel}, 'out',
+      SELECT ids.id, ${p.accountId}, ${p.own}, ${ownTel}, ${p.other}, ${p.otherTel}, 'out',
              ${p.type}, ${p.text}, ${p.media},
              CASE WHEN EXISTS (SELECT 1 FROM dest) THEN 0 ELSE 1 END::smallint,
              ${p.smsId}, a_chat.max_date, ${p.charge}::bigint, ${p.segments}::smallint,
@@ -635,7 +677,7 @@ const durableStatement = (negative: boolean) =>
     b_msg AS (
       INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
                             type, text, media, status, sms_id, date, charge, segments, carrier)
-      SELECT b_ids.id, b_ids.account_id, b_ids.full_number, b_ids.tel_code, ${p.own}, ${p.ownTel}, 'in',
+      SELECT b_ids.id, b_ids.account_id, b_ids.full_number, b_ids.tel_code, ${p.own}, ${ownTel}, 'in',
              ${p.type}, ${p.text}, ${p.media}, 0, 'in:p' || b_ids.a_id, b_chat.max_date, 0, ${p.segments}::smallint,
              ${p.platformCarrier}
         FROM b_ids, b_chat
@@ -660,8 +702,11 @@ const durableStatement = (negative: boolean) =>
            (SELECT "afterBalance" FROM bill) AS balance
   `;
   });
-const durableCharging = durableStatement(true);
-const durableFree = durableStatement(false);
+}
+const durableCharging = durableStatement(true, false);
+const durableFree = durableStatement(false, false);
+const checkedCharging = durableStatement(true, true);
+const checkedFree = durableStatement(false, true);
 
 /** The national part of a party number in SQL (views.ts nationalOf): the full number less its tel code, or all of it. */
 function nationalSql(full: RawBuilder<unknown>, telCode: RawBuilder<unknown>): RawBuilder<string> {
