@@ -1,6 +1,8 @@
 import type { Minor } from '@numa/contract';
+import type { Expression, SqlBool } from 'kysely';
 import type { Q, Tx } from '../db';
 import { noteBalanceChange } from '../db/context';
+import { isParam } from '../db/prepared';
 import { ApiError } from '../lib/errors';
 import type { IdemKey } from '../lib/idem';
 
@@ -60,8 +62,16 @@ export function ledgerError(err: unknown, accountId: number): unknown {
  * transaction, so the bill commits with whatever the statement writes, and the triggers of migration
  * 006 hold either way. Nothing else in the code base writes a bill.
  */
-export function billInsert(q: Q, c: BalanceChange) {
+export function billInsert(
+  q: Q,
+  c: BalanceChange,
+  negative = c.charge < 0,
+  /** A further condition of the bill (the send path's checked statement): false, nothing is written. */
+  guard?: Expression<SqlBool>,
+) {
   const key = c.idempotencyKey ?? null;
+  // a statement built once (db/prepared.ts) passes the options' JSON text as its parameter
+  const options = isParam(c.options) ? (c.options as unknown as string) : JSON.stringify(c.options ?? {});
   return q
     .insertInto('ledger')
     .columns([
@@ -82,14 +92,14 @@ export function billInsert(q: Q, c: BalanceChange) {
           s.cast<Minor>(s.val(c.charge), 'bigint').as('charge'),
           'a.balance',
           s('a.balance', '+', c.charge).as('after'),
-          s.cast<string>(s.val(JSON.stringify(c.options ?? {})), 'jsonb').as('options'),
+          s.cast<string>(s.val(options), 'jsonb').as('options'),
           s.cast<string | null>(s.val(key), 'text').as('key'),
         ])
         .where('a.id', '=', c.accountId);
-      if (c.charge < 0) {
+      if (negative) {
         pick = pick.where((w) =>
           w.or([
-            w('a.balance', '>=', -c.charge as Minor),
+            w(w('a.balance', '+', c.charge), '>=', 0 as Minor),
             w.exists(
               w
                 .selectFrom('bill_types as b')
@@ -100,6 +110,7 @@ export function billInsert(q: Q, c: BalanceChange) {
           ]),
         );
       }
+      if (guard) pick = pick.where(guard);
       return pick.forUpdate();
     })
     .onConflict((oc) => oc.column('idempotency_key').doNothing())

@@ -1,6 +1,8 @@
 import type { Direction, MessageType, Minor, SmsRef } from '@numa/contract';
 import { sql, type RawBuilder } from 'kysely';
 import type { Q, Tx } from '../db';
+import { prepared } from '../db/prepared';
+import type { IdemKey } from '../lib/idem';
 import type { ClaimedJobRow } from './jobs';
 import { billInsert, type BalanceChange } from './ledger';
 import { rateSubquery } from './rates';
@@ -404,6 +406,56 @@ export interface SendFacts {
   mms: Minor | null;
 }
 
+interface FactsParams extends Record<string, unknown> {
+  accountId: number;
+  from: string;
+  to: string;
+  currency: string;
+  /** ISO country of the destination, or '*' (only the '*' rates apply) */
+  country: string;
+  smsId: string;
+}
+
+/** The rules' facts as a query (the rules' read, and the checked send statement's first CTE). */
+const factsQuery = (q: Q, p: FactsParams) =>
+  // the sender's account always exists (the caller is signed in); the number may be anyone's or nobody's
+  q
+    .selectFrom('accounts as acc')
+    .leftJoin('virtual_numbers as v', (join) => join.on('v.full_number', '=', p.from))
+    .select((eb) => [
+      'v.account_id as holderId',
+      'v.tel_code as telCode',
+      'v.country',
+      'v.toll_free as tollFree',
+      'v.toll_free_verified as tollFreeVerified',
+      'acc.balance',
+      eb
+        .exists(
+          eb
+            .selectFrom('chats')
+            .select('chats.account_id')
+            .where('chats.account_id', '=', p.accountId)
+            .where('chats.own_full_number', '=', p.from)
+            .where('chats.other_full_number', '=', p.to),
+        )
+        .as('known'),
+      eb
+        .exists(
+          eb
+            .selectFrom('messages')
+            .select('messages.id')
+            .where('messages.account_id', '=', p.accountId)
+            .where('messages.sms_id', '=', p.smsId),
+        )
+        .as('sentBefore'),
+      rateSubquery(q, { currency: p.currency, kind: 'sms', country: p.country }).as('sms'),
+      rateSubquery(q, { currency: p.currency, kind: 'mms', country: p.country }).as('mms'),
+    ])
+    .where('acc.id', '=', p.accountId);
+
+/** The rules' read, built and compiled once (db/prepared.ts). */
+const factsStatement = prepared(factsQuery);
+
 export const sendFactsRepo = {
   async read(
     q: Q,
@@ -416,41 +468,8 @@ export const sendFactsRepo = {
       smsId: string;
     },
   ): Promise<SendFacts> {
-    // the sender's account always exists (the caller is signed in); the number may be anyone's or nobody's
-    const row = await q
-      .selectFrom('accounts as acc')
-      .leftJoin('virtual_numbers as v', (join) => join.on('v.full_number', '=', p.from))
-      .select((eb) => [
-        'v.account_id as holderId',
-        'v.tel_code as telCode',
-        'v.country',
-        'v.toll_free as tollFree',
-        'v.toll_free_verified as tollFreeVerified',
-        'acc.balance',
-        eb
-          .exists(
-            eb
-              .selectFrom('chats')
-              .select('chats.account_id')
-              .where('chats.account_id', '=', p.accountId)
-              .where('chats.own_full_number', '=', p.from)
-              .where('chats.other_full_number', '=', p.to),
-          )
-          .as('known'),
-        eb
-          .exists(
-            eb
-              .selectFrom('messages')
-              .select('messages.id')
-              .where('messages.account_id', '=', p.accountId)
-              .where('messages.sms_id', '=', p.smsId),
-          )
-          .as('sentBefore'),
-        rateSubquery(q, { currency: p.currency, kind: 'sms', country: p.country }).as('sms'),
-        rateSubquery(q, { currency: p.currency, kind: 'mms', country: p.country }).as('mms'),
-      ])
-      .where('acc.id', '=', p.accountId)
-      .executeTakeFirstOrThrow();
+    const [row] = await factsStatement(q, { ...p, country: p.country ?? '*' });
+    if (!row) throw new Error(`account ${p.accountId} not found`);
     return row as SendFacts;
   },
 };
@@ -469,6 +488,15 @@ export interface DurableSend {
   job: { name: string; runAt: Date; maxAttempts: number; worker: string; until: Date };
   /** The name recorded as the carrier of a delivery between two numbers of the platform. */
   platformCarrier: string;
+  /**
+   * The checked send (an SMS in a conversation the sender already has, at a rate seen before): the
+   * statement reads the rules' facts itself and writes nothing unless they are the ordinary ones —
+   * the sender holds the own number (its tel code comes from there; `message.ownTelCode` is not
+   * used), not a toll-free number waiting for registration, the conversation exists, the smsId is
+   * new, the balance is above zero and the destination's SMS rate is still `rate`. Anything else:
+   * `written: false`, and the caller runs the rules (services/chats/rules.ts) to learn why.
+   */
+  checks?: { currency: string; country: string; rate: Minor } | undefined;
 }
 
 export type DurableOutcome =
@@ -506,77 +534,43 @@ const jsonCols = sql.raw(
  */
 export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome> {
   const m = s.message;
-  const now = Date.now();
-  const media = m.media;
-  const res = await sql<{
-    sent: Record<string, unknown> | null;
-    received: Record<string, unknown> | null;
-    job: Record<string, unknown> | null;
-    balance: Minor | null;
-  }>`
-    WITH bill AS (${billInsert(q, s.bill)}),
-    dest AS (
-      SELECT v.account_id, v.full_number, v.tel_code FROM virtual_numbers v WHERE v.full_number = ${m.otherFullNumber}
-    ),
-    ids AS (SELECT nextval('messages_id_seq')::bigint AS id FROM bill),
-    a_chat AS (
-      INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
-      SELECT ${m.accountId}, ${m.ownFullNumber}, ${m.otherFullNumber}, ${now}::bigint, ${now}::bigint, ids.id FROM ids
-      ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE SET
-        max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
-        last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
-        last_message_id = EXCLUDED.last_message_id
-      RETURNING max_date, (xmax = 0) AS created
-    ),
-    a_msg AS (
-      INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
-                            type, text, media, status, sms_id, date, charge, segments, carrier)
-      SELECT ids.id, ${m.accountId}, ${m.ownFullNumber}, ${m.ownTelCode}, ${m.otherFullNumber}, ${m.otherTelCode}, 'out',
-             ${m.type}, ${m.text}, ${media},
-             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN 0 ELSE 1 END::smallint,
-             ${m.smsId}, a_chat.max_date, ${m.charge}::bigint, ${m.segments}::smallint,
-             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN ${s.platformCarrier} ELSE ${m.carrier ?? null}::text END
-        FROM ids, a_chat
-      RETURNING *
-    ),
-    b_ids AS (SELECT nextval('messages_id_seq')::bigint AS id, ids.id AS a_id, dest.* FROM ids, dest),
-    b_chat AS (
-      INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
-      SELECT b_ids.account_id, b_ids.full_number, ${m.ownFullNumber}, ${now}::bigint, ${now}::bigint, b_ids.id FROM b_ids
-      ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE SET
-        max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
-        last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
-        last_message_id = EXCLUDED.last_message_id
-      RETURNING max_date
-    ),
-    b_msg AS (
-      INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
-                            type, text, media, status, sms_id, date, charge, segments, carrier)
-      SELECT b_ids.id, b_ids.account_id, b_ids.full_number, b_ids.tel_code, ${m.ownFullNumber}, ${m.ownTelCode}, 'in',
-             ${m.type}, ${m.text}, ${media}, 0, 'in:p' || b_ids.a_id, b_chat.max_date, 0, ${m.segments}::smallint,
-             ${s.platformCarrier}
-        FROM b_ids, b_chat
-      RETURNING *
-    ),
-    rate AS (
-      INSERT INTO rate_events (key)
-      SELECT ${s.rateEventKey}::text FROM a_chat
-       WHERE a_chat.created AND ${s.rateEventKey}::text IS NOT NULL
-    ),
-    job AS (
-      INSERT INTO jobs (name, payload, run_at, max_attempts, dedupe_key, attempts, locked_by, locked_until)
-      SELECT ${s.job.name}, jsonb_build_object('messageId', ids.id), ${s.job.runAt}::timestamptz, ${s.job.maxAttempts}::int,
-             'carrier:' || ids.id, 1, ${s.job.worker}, ${s.job.until}::timestamptz
-        FROM ids WHERE NOT EXISTS (SELECT 1 FROM dest)
-      RETURNING id, name, payload, attempts, max_attempts, last_error
-    )
-    SELECT (SELECT json_build_object(${jsonCols}) FROM a_msg) AS sent,
-           (SELECT json_build_object(${jsonCols}) FROM b_msg) AS received,
-           (SELECT json_build_object('id', id, 'name', name, 'payload', payload, 'attempts', attempts,
-                                     'maxAttempts', max_attempts, 'lastError', last_error) FROM job) AS job,
-           (SELECT "afterBalance" FROM bill) AS balance
-  `.execute(q);
-  const row = res.rows[0];
+  const b = s.bill;
+  const values: DurableParams = {
+    accountId: m.accountId,
+    billType: b.type,
+    billCharge: b.charge,
+    billOptions: JSON.stringify(b.options ?? {}),
+    billKey: b.idempotencyKey ?? null,
+    own: m.ownFullNumber,
+    ownTel: m.ownTelCode,
+    other: m.otherFullNumber,
+    otherTel: m.otherTelCode,
+    type: m.type,
+    text: m.text,
+    media: m.media,
+    smsId: m.smsId,
+    charge: m.charge,
+    segments: m.segments,
+    carrier: m.carrier ?? null,
+    platformCarrier: s.platformCarrier,
+    now: Date.now(),
+    rateEventKey: s.rateEventKey,
+    jobName: s.job.name,
+    runAt: s.job.runAt,
+    maxAttempts: s.job.maxAttempts,
+    worker: s.job.worker,
+    until: s.job.until,
+  };
+  // the bill's refusal of a charge below zero is part of the text: one text per sign of the charge
+  const c = s.checks;
+  const [row] = c
+    ? await (b.charge < 0 ? checkedCharging : checkedFree)(q, { ...values, ...c })
+    : await (b.charge < 0 ? durableCharging : durableFree)(q, {
+        ...values,
+        currency: '',
+        country: '',
+        rate: 0 as Minor,
+      });
   if (!row?.sent) return { written: false };
   return {
     written: true,
@@ -586,6 +580,145 @@ export async function sendDurable(q: Q, s: DurableSend): Promise<DurableOutcome>
     balance: row.balance!,
   };
 }
+
+interface DurableParams extends Record<string, unknown> {
+  accountId: number;
+  billType: number;
+  billCharge: Minor;
+  billOptions: string;
+  billKey: string | null;
+  own: string;
+  ownTel: string;
+  other: string;
+  otherTel: string;
+  type: MessageType;
+  text: string;
+  media: string;
+  smsId: string;
+  charge: Minor;
+  segments: number;
+  carrier: string | null;
+  platformCarrier: string;
+  now: number;
+  rateEventKey: string | null;
+  jobName: string;
+  runAt: Date;
+  maxAttempts: number;
+  worker: string;
+  until: Date;
+}
+
+interface DurableRow {
+  sent: Record<string, unknown> | null;
+  received: Record<string, unknown> | null;
+  job: Record<string, unknown> | null;
+  balance: Minor | null;
+}
+
+interface CheckedParams extends DurableParams {
+  currency: string;
+  country: string;
+  rate: Minor;
+}
+
+/**
+ * `sendDurable`'s statement, built and compiled once per sign of the charge and with or without the
+ * rules' checks (db/prepared.ts).
+ */
+function durableStatement(negative: boolean, checked: boolean) {
+  return prepared((q, p: CheckedParams) => {
+    // the checked statement: the rules' facts first, and the bill (everything hangs off it) only when they are ordinary
+    const facts = checked
+      ? sql`f AS (${factsQuery(q, { accountId: p.accountId, from: p.own, to: p.other, currency: p.currency, country: p.country, smsId: p.smsId })}),
+    ok AS (
+      SELECT f."telCode" FROM f
+       WHERE f."holderId" = ${p.accountId} AND f.known AND NOT f."sentBefore" AND f.balance > 0
+         AND NOT (coalesce(f."tollFree", false) AND NOT coalesce(f."tollFreeVerified", false))
+         AND f.sms = ${p.rate}::bigint
+    ),`
+      : sql``;
+    const ownTel = checked ? sql`(SELECT "telCode" FROM ok)` : sql`${p.ownTel}`;
+    const bill = billInsert(
+      q,
+      {
+        accountId: p.accountId,
+        type: p.billType,
+        charge: p.billCharge,
+        options: p.billOptions as unknown as Record<string, unknown>,
+        idempotencyKey: p.billKey as IdemKey | undefined,
+      },
+      negative,
+      checked ? sql<boolean>`EXISTS (SELECT 1 FROM ok)` : undefined,
+    );
+    return sql<DurableRow>`
+    WITH ${facts} bill AS (${bill}),
+    dest AS (
+      SELECT v.account_id, v.full_number, v.tel_code FROM virtual_numbers v WHERE v.full_number = ${p.other}
+    ),
+    ids AS (SELECT nextval('messages_id_seq')::bigint AS id FROM bill),
+    a_chat AS (
+      INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
+      SELECT ${p.accountId}, ${p.own}, ${p.other}, ${p.now}::bigint, ${p.now}::bigint, ids.id FROM ids
+      ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE SET
+        max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_message_id = EXCLUDED.last_message_id
+      RETURNING max_date, (xmax = 0) AS created
+    ),
+    a_msg AS (
+      INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
+                            type, text, media, status, sms_id, date, charge, segments, carrier)
+      SELECT ids.id, ${p.accountId}, ${p.own}, ${ownTel}, ${p.other}, ${p.otherTel}, 'out',
+             ${p.type}, ${p.text}, ${p.media},
+             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN 0 ELSE 1 END::smallint,
+             ${p.smsId}, a_chat.max_date, ${p.charge}::bigint, ${p.segments}::smallint,
+             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN ${p.platformCarrier} ELSE ${p.carrier}::text END
+        FROM ids, a_chat
+      RETURNING *
+    ),
+    b_ids AS (SELECT nextval('messages_id_seq')::bigint AS id, ids.id AS a_id, dest.* FROM ids, dest),
+    b_chat AS (
+      INSERT INTO chats (account_id, own_full_number, other_full_number, max_date, last_date, last_message_id)
+      SELECT b_ids.account_id, b_ids.full_number, ${p.own}, ${p.now}::bigint, ${p.now}::bigint, b_ids.id FROM b_ids
+      ON CONFLICT (account_id, own_full_number, other_full_number) DO UPDATE SET
+        max_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_date = GREATEST(chats.max_date + 1, EXCLUDED.max_date),
+        last_message_id = EXCLUDED.last_message_id
+      RETURNING max_date
+    ),
+    b_msg AS (
+      INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
+                            type, text, media, status, sms_id, date, charge, segments, carrier)
+      SELECT b_ids.id, b_ids.account_id, b_ids.full_number, b_ids.tel_code, ${p.own}, ${ownTel}, 'in',
+             ${p.type}, ${p.text}, ${p.media}, 0, 'in:p' || b_ids.a_id, b_chat.max_date, 0, ${p.segments}::smallint,
+             ${p.platformCarrier}
+        FROM b_ids, b_chat
+      RETURNING *
+    ),
+    rate AS (
+      INSERT INTO rate_events (key)
+      SELECT ${p.rateEventKey}::text FROM a_chat
+       WHERE a_chat.created AND ${p.rateEventKey}::text IS NOT NULL
+    ),
+    job AS (
+      INSERT INTO jobs (name, payload, run_at, max_attempts, dedupe_key, attempts, locked_by, locked_until)
+      SELECT ${p.jobName}, jsonb_build_object('messageId', ids.id), ${p.runAt}::timestamptz, ${p.maxAttempts}::int,
+             'carrier:' || ids.id, 1, ${p.worker}, ${p.until}::timestamptz
+        FROM ids WHERE NOT EXISTS (SELECT 1 FROM dest)
+      RETURNING id, name, payload, attempts, max_attempts, last_error
+    )
+    SELECT (SELECT json_build_object(${jsonCols}) FROM a_msg) AS sent,
+           (SELECT json_build_object(${jsonCols}) FROM b_msg) AS received,
+           (SELECT json_build_object('id', id, 'name', name, 'payload', payload, 'attempts', attempts,
+                                     'maxAttempts', max_attempts, 'lastError', last_error) FROM job) AS job,
+           (SELECT "afterBalance" FROM bill) AS balance
+  `;
+  });
+}
+const durableCharging = durableStatement(true, false);
+const durableFree = durableStatement(false, false);
+const checkedCharging = durableStatement(true, true);
+const checkedFree = durableStatement(false, true);
 
 /** The national part of a party number in SQL (views.ts nationalOf): the full number less its tel code, or all of it. */
 function nationalSql(full: RawBuilder<unknown>, telCode: RawBuilder<unknown>): RawBuilder<string> {

@@ -65,8 +65,38 @@ export function createSendingRules(deps: { db: Database; pricing: Pricing; optio
     return fresh.count >= options.newRecipientLimit;
   }
 
+  /**
+   * SMS rates the rules read last, by currency and destination country: what the checked send
+   * statement expects (and verifies in the database: a changed rate only sends it down the full path).
+   */
+  const smsRates = new Map<string, Minor>();
+  const rateKey = (currency: string, country: string | null) => `${currency}:${country ?? '*'}`;
+
   return {
     needsCaptcha,
+
+    /**
+     * The checked send of an ordinary SMS (messagesRepo.sendDurable `checks`): its destination, price
+     * and the facts the statement must find, or null when the full rules must run first (an MMS, an
+     * invalid or own destination, a rate not seen yet). The statement writes nothing unless the
+     * database agrees with every other rule (services/chats/send.ts then runs `check`).
+     */
+    expect(sender: Sender, p: SendPayload) {
+      if (p.msgType !== 'sms') return null;
+      const dest = phoneFacts(p.toNumber);
+      if (!dest || dest.full === p.fromNumber) return null;
+      const currency = pricing.currencyOf(sender.brand);
+      const rate = smsRates.get(rateKey(currency, dest.country));
+      if (rate === undefined) return null;
+      const price = pricing.messageCharge({ msgType: 'sms', text: p.text, rates: { sms: rate, mms: null } });
+      if (!price) return null;
+      return {
+        dest,
+        charge: price.charge,
+        segments: price.segments,
+        checks: { currency, country: dest.country ?? '*', rate },
+      };
+    },
 
     async check(sender: Sender, p: SendPayload): Promise<RulesVerdict> {
       const { accountId } = sender;
@@ -79,6 +109,8 @@ export function createSendingRules(deps: { db: Database; pricing: Pricing; optio
         country: dest?.country ?? null,
         smsId: p.smsId,
       });
+      if (facts.sms !== null)
+        smsRates.set(rateKey(pricing.currencyOf(sender.brand), dest?.country ?? null), facts.sms);
       if (facts.sentBefore) return { ok: 'repeat' };
       if (facts.holderId !== accountId) return refuse(300032, 'fromNumber is not one of your numbers');
       const own = { fullNumber: p.fromNumber, telCode: facts.telCode!, country: facts.country };

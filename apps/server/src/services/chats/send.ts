@@ -1,4 +1,4 @@
-import { constants, negMinor, type Retcode, type SendPayload } from '@numa/contract';
+import { constants, negMinor, type Minor, type Retcode, type SendPayload } from '@numa/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db';
 import type { Jobs } from '../../jobs';
@@ -16,7 +16,7 @@ import {
 } from '../../repositories/messages';
 import { mediaIdFromUrl, type MediaService } from '../media';
 import { isUniqueViolation } from '../verify';
-import { newRecipientKey, type Sender, type SendingRules } from './rules';
+import { newRecipientKey, type Sender, type SendingRules, type SendPlan } from './rules';
 
 export interface SendOptions {
   /** Tries of a send on transient carrier errors before it fails. */
@@ -84,6 +84,29 @@ export function createSendPath(deps: {
 
   async function send(sender: Sender, p: SendPayload): Promise<SendResult> {
     const { accountId } = sender;
+    // an ordinary SMS goes in one round trip: the statement checks the rules' facts itself and writes
+    // nothing when any is not the ordinary one; the full rules below then say why (or it was a race)
+    const expected = rules.expect(sender, p);
+    if (expected) {
+      const { dest, charge, segments, checks } = expected;
+      const plan: SendPlan = {
+        own: { fullNumber: p.fromNumber, telCode: '', country: null },
+        dest,
+        charge,
+        segments,
+        isNew: false,
+      };
+      let outcome: DurableOutcome = { written: false };
+      try {
+        outcome = await sendDurable(db.q, { ...durableOf(sender, p, plan, ''), checks });
+      } catch (err) {
+        // a twin committed first, or the balance fell short meanwhile: the full path tells
+        const e = ledgerError(err, accountId);
+        if (!isUniqueViolation(err) && !isApiError(e)) throw e;
+      }
+      if (outcome.written) return stored(accountId, charge, outcome);
+    }
+
     const verdict = await rules.check(sender, p);
     if (verdict.ok === 'repeat') {
       const existing = await messagesRepo.bySmsId(db.q, accountId, p.smsId);
@@ -91,43 +114,8 @@ export function createSendPath(deps: {
       throw new Error(`message ${p.smsId} of account ${accountId} vanished`);
     }
     if (!verdict.ok) return refused(verdict.retcode, verdict.detail);
-    const { own, dest, charge, segments, isNew } = verdict.plan;
-    const durable = (mediaUrl: string): DurableSend => ({
-      bill: {
-        accountId,
-        type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
-        charge: negMinor(charge),
-        options: {
-          direction: 'out',
-          from: own.fullNumber,
-          to: dest.full,
-          type: p.msgType,
-          count: segments,
-          countryCode: dest.telCode,
-        },
-        idempotencyKey: idemKey('msg', accountId, p.smsId),
-      },
-      message: {
-        accountId,
-        ownFullNumber: own.fullNumber,
-        ownTelCode: own.telCode,
-        otherFullNumber: dest.full,
-        otherTelCode: dest.telCode,
-        direction: 'out',
-        type: p.msgType,
-        text: p.text ?? '',
-        media: mediaUrl,
-        smsId: p.smsId,
-        charge,
-        segments,
-        carrier: carrier.name,
-      },
-      rateEventKey: isNew ? newRecipientKey(accountId) : null,
-      // born claimed by this server: it runs right after the commit, and another server takes it over
-      // only if this one dies (its lease is not renewed)
-      job: jobs.bornClaimed('carrier.send'),
-      platformCarrier,
-    });
+    const { charge } = verdict.plan;
+    const durable = (mediaUrl: string) => durableOf(sender, p, verdict.plan, mediaUrl);
 
     let outcome: DurableOutcome;
     try {
@@ -169,6 +157,11 @@ export function createSendPath(deps: {
       if (twin) return { kind: 'repeat', row: twin };
       return refused(400001);
     }
+    return stored(accountId, charge, outcome);
+  }
+
+  /** After the commit: the balance event, B's message and A's confirmation, the carrier job. */
+  function stored(accountId: number, charge: Minor, outcome: DurableOutcome & { written: true }): SendResult {
     // the bill is the statement's own (not ledger.apply's), so its balance event is announced here,
     // with the balance the statement returned
     if (charge > 0) db.balancesCommitted([accountId], new Map([[accountId, outcome.balance]]));
@@ -182,6 +175,48 @@ export function createSendPath(deps: {
       jobs.run(outcome.job);
     }
     return { kind: 'stored', row: outcome.sent };
+  }
+
+  /** The durable work of a send the rules let through (or expect to). */
+  function durableOf(sender: Sender, p: SendPayload, plan: SendPlan, mediaUrl: string): DurableSend {
+    const { accountId } = sender;
+    const { own, dest, charge, segments, isNew } = plan;
+    return {
+      bill: {
+        accountId,
+        type: p.msgType === 'sms' ? constants.billTypes.sms : constants.billTypes.mms,
+        charge: negMinor(charge),
+        options: {
+          direction: 'out',
+          from: own.fullNumber,
+          to: dest.full,
+          type: p.msgType,
+          count: segments,
+          countryCode: dest.telCode,
+        },
+        idempotencyKey: idemKey('msg', accountId, p.smsId),
+      },
+      message: {
+        accountId,
+        ownFullNumber: own.fullNumber,
+        ownTelCode: own.telCode,
+        otherFullNumber: dest.full,
+        otherTelCode: dest.telCode,
+        direction: 'out',
+        type: p.msgType,
+        text: p.text ?? '',
+        media: mediaUrl,
+        smsId: p.smsId,
+        charge,
+        segments,
+        carrier: carrier.name,
+      },
+      rateEventKey: isNew ? newRecipientKey(accountId) : null,
+      // born claimed by this server: it runs right after the commit, and another server takes it over
+      // only if this one dies (its lease is not renewed)
+      job: jobs.bornClaimed('carrier.send'),
+      platformCarrier,
+    };
   }
 
   /** Fails a message (a status it does not have yet) and refunds its charge once; pushes the change. */
