@@ -87,7 +87,18 @@ export default defineConfig({
             // zod and src/lib/zod.ts (its `jitless` setting) are one chunk, which the contract's chunk
             // imports: so the setting is made before the contract builds its first object schema, which
             // is when zod probes `new Function` (a CSP violation Chrome reports) unless jitless is on
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod\.ts$/ },
+            {
+              name: 'zod',
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod\.ts$/,
+              priority: 2,
+            },
+            {
+              name: 'initial',
+              tags: ['$initial'],
+              includeDependenciesRecursively: false,
+              test: (id) => !/[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/.test(id),
+              priority: 1,
+            },
           ],
         },
       },
