@@ -64,6 +64,12 @@ function withoutPlansPageTexts(): Plugin {
   };
 }
 
+/** libphonenumber and its one user (the contract's phone.ts): a chunk of their own. */
+const phone = /[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/;
+/** What the signed-in app loads on any screen (App.tsx, AppShell.tsx), with all it imports. */
+const shell =
+  /[\\/]src[\\/](app[\\/](AppShell|QueryScope)\.tsx|lib[\\/](socket|balance|query)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts)$/;
+
 export default defineConfig({
   plugins: [
     react(),
@@ -90,15 +96,17 @@ export default defineConfig({
             {
               name: 'zod',
               test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod\.ts$/,
-              priority: 2,
+              priority: 3,
             },
             {
               name: 'initial',
               tags: ['$initial'],
               includeDependenciesRecursively: false,
-              test: (id) => !/[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/.test(id),
-              priority: 1,
+              test: (id) => !phone.test(id),
+              priority: 2,
             },
+            { name: 'phone', test: phone, priority: 1 },
+            { name: 'shell', test: shell, priority: 0 },
           ],
         },
       },
