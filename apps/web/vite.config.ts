@@ -68,7 +68,12 @@ function withoutPlansPageTexts(): Plugin {
 const phone = /[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/;
 /** What the signed-in app loads on any screen (App.tsx, AppShell.tsx), with all it imports. */
 const shell =
-  /[\\/]src[\\/](app[\\/](AppShell|QueryScope)\.tsx|lib[\\/](socket|balance|query)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts)$/;
+  /[\\/]src[\\/](app[\\/](AppShell|QueryScope)\.tsx|lib[\\/](socket|balance|query)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts|features[\\/]contacts[\\/]phone\.ts)$/;
+/** Small react-aria controls the lazy screens share (search field, checkbox…): one chunk, not six. */
+const controls =
+  /[\\/](react-aria[\\/]dist[\\/]private[\\/](intl[\\/]searchfield|searchfield|toggle|checkbox|visually-hidden|utils[\\/]useSlot\.|i18n[\\/]useLocalizedStringFormatter\.)|react-stately[\\/]dist[\\/]private[\\/](toggle|searchfield)|react-aria-components[\\/]dist[\\/]private[\\/](SearchField|Checkbox)\.|@internationalized[\\/]string[\\/])/;
+/** The contacts screen and the helpers it shares with its dialogs. */
+const contacts = /[\\/]src[\\/]features[\\/]contacts[\\/](logic\.ts|useDefaultTelCode\.ts)$/;
 
 export default defineConfig({
   plugins: [
@@ -107,6 +112,8 @@ export default defineConfig({
             },
             { name: 'phone', test: phone, priority: 1 },
             { name: 'shell', test: shell, priority: 0 },
+            { name: 'controls', test: controls, includeDependenciesRecursively: false },
+            { name: 'contacts', test: contacts, includeDependenciesRecursively: false },
           ],
         },
       },
