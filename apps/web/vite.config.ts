@@ -95,14 +95,11 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // zod and src/lib/zod.ts (its `jitless` setting) are one chunk, which the contract's chunk
-            // imports: so the setting is made before the contract builds its first object schema, which
-            // is when zod probes `new Function` (a CSP violation Chrome reports) unless jitless is on
-            {
-              name: 'zod',
-              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod\.ts$/,
-              priority: 3,
-            },
+            // everything the entry imports statically, zod and react-dom included, is one chunk (not
+            // 15); its modules run in import order, so main.tsx's first import (src/lib/zod.ts, zod's
+            // `jitless` setting) runs before the contract builds its first object schema, which is
+            // when zod probes `new Function` (a CSP violation Chrome reports) unless jitless is on.
+            // libphonenumber stays out: only the phone tab and the signed-in screens use it
             {
               name: 'initial',
               tags: ['$initial'],
