@@ -108,8 +108,7 @@ async function send<E extends EndpointDef>(
   const code = typeof json.retcode === 'number' ? json.retcode : 100000;
   if (code === 0 && token && useSession.getState().token === token) useSession.getState().confirm();
   if (code !== 0) {
-    const message =
-      typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : retcodeText(code);
+    const message = typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : retcodeText(code);
     handleFailure(code, message, opts);
     if (!useUi.getState().frontPage) retcodeListeners.get(code)?.forEach((fn) => fn(json.data ?? null));
     throw new ApiError(code, message, json.data ?? null, res.status);

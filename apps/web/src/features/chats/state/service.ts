@@ -213,9 +213,7 @@ export class ChatService {
   private hasCredit(): boolean {
     const data = queryClient.getQueryData<{ balance: number }>(accountKeys.balance);
     if (data && data.balance <= 0) {
-      useUi
-        .getState()
-        .showError({ kind: 'insufficient', message: retcodeText(R.insufficientBalance) });
+      useUi.getState().showError({ kind: 'insufficient', message: retcodeText(R.insufficientBalance) });
       return false;
     }
     return true;
