@@ -64,6 +64,17 @@ function withoutPlansPageTexts(): Plugin {
   };
 }
 
+/** libphonenumber and its one user (the contract's phone.ts): a chunk of their own. */
+const phone = /[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/;
+/** What the signed-in app loads on any screen (App.tsx, AppShell.tsx), with all it imports. */
+const shell =
+  /[\\/]src[\\/](app[\\/](AppShell|QueryScope)\.tsx|lib[\\/](socket|balance|query)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts|features[\\/]contacts[\\/]phone\.ts)$/;
+/** Small react-aria controls the lazy screens share (search field, checkbox…): one chunk, not six. */
+const controls =
+  /[\\/](react-aria[\\/]dist[\\/]private[\\/](intl[\\/]searchfield|searchfield|toggle|checkbox|visually-hidden|utils[\\/]useSlot\.|i18n[\\/]useLocalizedStringFormatter\.)|react-stately[\\/]dist[\\/]private[\\/](toggle|searchfield)|react-aria-components[\\/]dist[\\/]private[\\/](SearchField|Checkbox)\.|@internationalized[\\/]string[\\/])/;
+/** The contacts screen and the helpers it shares with its dialogs. */
+const contacts = /[\\/]src[\\/]features[\\/]contacts[\\/](logic\.ts|useDefaultTelCode\.ts)$/;
+
 export default defineConfig({
   plugins: [
     react(),
@@ -84,10 +95,22 @@ export default defineConfig({
       output: {
         codeSplitting: {
           groups: [
-            // zod and src/lib/zod.ts (its `jitless` setting) are one chunk, which the contract's chunk
-            // imports: so the setting is made before the contract builds its first object schema, which
-            // is when zod probes `new Function` (a CSP violation Chrome reports) unless jitless is on
-            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]lib[\\/]zod\.ts$/ },
+            // everything the entry imports statically, zod and react-dom included, is one chunk (not
+            // 15); its modules run in import order, so main.tsx's first import (src/lib/zod.ts, zod's
+            // `jitless` setting) runs before the contract builds its first object schema, which is
+            // when zod probes `new Function` (a CSP violation Chrome reports) unless jitless is on.
+            // libphonenumber stays out: only the phone tab and the signed-in screens use it
+            {
+              name: 'initial',
+              tags: ['$initial'],
+              includeDependenciesRecursively: false,
+              test: (id) => !phone.test(id),
+              priority: 2,
+            },
+            { name: 'phone', test: phone, priority: 1 },
+            { name: 'shell', test: shell, priority: 0 },
+            { name: 'controls', test: controls, includeDependenciesRecursively: false },
+            { name: 'contacts', test: contacts, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -340,11 +340,14 @@ export const R = Object.fromEntries(
 
 export const isRetcode = (code: number): code is Retcode => code in retcodeTable;
 
-const texts = { en: en.retcode, zh: zh.retcode } as Record<Lang, Record<string, string>>;
-
-/** The retmsg of a code in a language. */
+/**
+ * The retmsg of a code in a language. The catalogues are read inside the function, so a bundle that
+ * never calls it (the web client, which has its own i18n texts) leaves zh.json out of its chunks.
+ */
 export function retmsg(code: number, lang: Lang): string {
-  return texts[lang][String(code)] ?? texts.en[String(code)] ?? texts[lang]['100000'] ?? '';
+  const texts: Record<string, string> = (lang === 'zh' ? zh : en).retcode;
+  const fallback: Record<string, string> = en.retcode;
+  return texts[String(code)] ?? fallback[String(code)] ?? texts['100000'] ?? '';
 }
 
 export function httpStatusOf(code: number): number {

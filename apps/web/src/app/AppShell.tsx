@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Loading } from '../components/Spinner';
 import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
-import { currentLanguageCode } from '../lib/i18n';
-import { retmsg } from '@numa/contract';
+import { currentLanguageCode, retcodeText } from '../lib/i18n';
 import { tabViews } from './areas';
 import { Rail, unreadLabel } from './Rail';
 import { UnavailableTab } from './UnavailableTab';
@@ -77,7 +76,7 @@ export function AppShell() {
         <h1 className="sr-only">{t(`tabs.${current}`)}</h1>
         {kicked && (
           <div className="banner danger" role="alert">
-            {retmsg(100008, i18n.language === 'zh' ? 'zh' : 'en')}
+            {retcodeText(100008)}
           </div>
         )}
         <Suspense fallback={<Loading label={t('app.loading')} />}>

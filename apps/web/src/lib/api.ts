@@ -1,7 +1,6 @@
 import {
   isSessionCode,
   isSilent,
-  retmsg as contractRetmsg,
   sessionCodes,
   type EndpointDef,
   type InputOf,
@@ -10,7 +9,7 @@ import {
 import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { brand, webVersion } from './config';
-import { currentLang, currentLanguageCode, i18n } from './i18n';
+import { currentLanguageCode, i18n, retcodeText } from './i18n';
 
 /** A call that did not succeed: its retcode (or -1 when the network failed) and the message to show. */
 export class ApiError extends Error {
@@ -102,15 +101,14 @@ async function send<E extends EndpointDef>(
   try {
     json = (await res.json()) as typeof json;
   } catch {
-    const e = new ApiError(100000, contractRetmsg(100000, currentLang()), null, res.status);
+    const e = new ApiError(100000, retcodeText(100000), null, res.status);
     handleFailure(e.retcode, e.retmsg, opts);
     throw e;
   }
   const code = typeof json.retcode === 'number' ? json.retcode : 100000;
   if (code === 0 && token && useSession.getState().token === token) useSession.getState().confirm();
   if (code !== 0) {
-    const message =
-      typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : contractRetmsg(code, currentLang());
+    const message = typeof json.retmsg === 'string' && json.retmsg ? json.retmsg : retcodeText(code);
     handleFailure(code, message, opts);
     if (!useUi.getState().frontPage) retcodeListeners.get(code)?.forEach((fn) => fn(json.data ?? null));
     throw new ApiError(code, message, json.data ?? null, res.status);
@@ -119,7 +117,7 @@ async function send<E extends EndpointDef>(
   const parsed = ep.output.safeParse(json.data);
   if (!parsed.success) {
     console.error(`response of ${ep.name} breaks the contract`, parsed.error.issues);
-    throw new ApiError(100000, contractRetmsg(100000, currentLang()));
+    throw new ApiError(100000, retcodeText(100000));
   }
   return parsed.data as OutputOf<E>;
 }

@@ -64,6 +64,14 @@ i18n.on('languageChanged', applyDocumentLang);
 export const currentLang = (): Lang => (i18n.language === 'zh' ? 'zh' : 'en');
 export const currentLanguageCode = () => codeFromLang(currentLang());
 
+/**
+ * A retcode's message in the page's language (the contract's catalogues, merged into the texts
+ * above; English when Chinese has none; the generic failure for an unknown code): the contract's
+ * `retmsg` without bundling both catalogues into the client's chunks.
+ */
+export const retcodeText = (code: number): string =>
+  i18n.t(`retcode.${code}`, { defaultValue: i18n.t('retcode.100000') });
+
 /** The EN/中文 switch: keeps the choice. */
 export async function setLang(lang: Lang): Promise<void> {
   storage.set(keys.lang, lang);

@@ -5,7 +5,6 @@ import {
   constants,
   isSessionCode,
   Kicked,
-  retmsg as contractRetmsg,
   sessionCodes,
   SocketErrorData,
   socketEvents,
@@ -18,7 +17,7 @@ import {
 import type { z } from 'zod';
 import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
-import { currentLang } from './i18n';
+import { retcodeText } from './i18n';
 
 /**
  * The connection as the chat screen sees it (spec 000 §4 Connection): `connecting` until the socket is
@@ -54,7 +53,7 @@ export function endSessionFromSocket(retcode: number, retmsg: string) {
   if (kick) session.markKicked();
   else session.logout(retcode);
   // a kept token refused at once: signed out quietly (stores/session.ts `confirmed`)
-  if (session.confirmed || kick) useUi.getState().showAlert(retmsg || contractRetmsg(retcode, currentLang()));
+  if (session.confirmed || kick) useUi.getState().showAlert(retmsg || retcodeText(retcode));
 }
 
 export interface OpenOptions {

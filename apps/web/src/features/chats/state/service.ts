@@ -5,13 +5,12 @@ import {
   isSessionCode,
   R,
   ReceiveMessage,
-  retmsg as contractRetmsg,
   type ChatListItem,
   type Message,
 } from '@numa/contract';
 import { call } from '../../../lib/api';
 import { brand } from '../../../lib/config';
-import { currentLang, currentLanguageCode, i18n } from '../../../lib/i18n';
+import { currentLanguageCode, i18n, retcodeText } from '../../../lib/i18n';
 import { queryClient } from '../../../lib/query';
 import {
   endSessionFromSocket,
@@ -214,9 +213,7 @@ export class ChatService {
   private hasCredit(): boolean {
     const data = queryClient.getQueryData<{ balance: number }>(accountKeys.balance);
     if (data && data.balance <= 0) {
-      useUi
-        .getState()
-        .showError({ kind: 'insufficient', message: contractRetmsg(R.insufficientBalance, currentLang()) });
+      useUi.getState().showError({ kind: 'insufficient', message: retcodeText(R.insufficientBalance) });
       return false;
     }
     return true;
@@ -337,7 +334,7 @@ export class ChatService {
 
   /** What a refused send does (spec 000 §8). */
   private onSendFailed(key: string, smsId: string, retcode: number | undefined, message: string) {
-    const text = message || contractRetmsg(retcode ?? R.messageFailed, currentLang());
+    const text = message || retcodeText(retcode ?? R.messageFailed);
     if (retcode === R.tollFreeRegistration) {
       useChatsUi.getState().setModal({ kind: 'tollFree', message: text });
     } else if (retcode === R.captchaRequired) {
