@@ -49,8 +49,9 @@ async function stored(
   date: number,
   text: string,
   direction: 'in' | 'out' = 'in',
+  more: Partial<Parameters<typeof messagesRepo.insert>[1]> = {},
 ) {
-  await t.db.tx((q) =>
+  return t.db.tx((q) =>
     messagesRepo.insert(q, {
       accountId,
       ownFullNumber: own,
@@ -66,6 +67,7 @@ async function stored(
       charge: zeroMinor,
       segments: 1,
       date,
+      ...more,
     }),
   );
 }
@@ -159,45 +161,20 @@ describe('chat lists and dialog paging', () => {
     expect(await texts()).toEqual(['second', 'first']);
 
     // a pending message, then the carrier's outcome (an UPDATE of the message row only)
-    const pending = await t.db.tx((q) =>
-      messagesRepo.insert(q, {
-        accountId: a.accountId,
-        ownFullNumber: a.number,
-        ownTelCode: '1',
-        otherFullNumber: other,
-        otherTelCode: '1',
-        direction: 'out',
-        type: 'sms',
-        text: 'on its way',
-        media: '',
-        status: 1,
-        smsId: `pending-${a.accountId}`,
-        charge: zeroMinor,
-        segments: 1,
-      }),
-    );
+    const pending = await stored(a.accountId, a.number, other, Date.now(), 'on its way', 'out', {
+      status: 1,
+      smsId: `pending-${a.accountId}`,
+    });
     expect((await page()).dialogList[0]).toMatchObject({ text: 'on its way', status: 1 });
     expect(await messagesRepo.setOutcome(t.db.q, pending.id, { status: 2, retcode: 300001 })).not.toBeNull();
     expect((await page()).dialogList[0]).toMatchObject({ text: 'on its way', status: 2 });
 
     // a voice message's transcript
-    await t.db.tx((q) =>
-      messagesRepo.insert(q, {
-        accountId: a.accountId,
-        ownFullNumber: a.number,
-        ownTelCode: '1',
-        otherFullNumber: other,
-        otherTelCode: '1',
-        direction: 'in',
-        type: 'voicemail',
-        text: '',
-        media: '/media/00000000-0000-4000-8000-000000000001.wav',
-        status: 0,
-        smsId: `voice-${a.accountId}`,
-        charge: zeroMinor,
-        segments: 1,
-      }),
-    );
+    await stored(a.accountId, a.number, other, Date.now(), '', 'in', {
+      type: 'voicemail',
+      media: '/media/00000000-0000-4000-8000-000000000001.wav',
+      smsId: `voice-${a.accountId}`,
+    });
     expect((await page()).dialogList[0]).toMatchObject({ type: 'voicemail', sttStatus: 0 });
     await messagesRepo.setStt(t.db.q, a.accountId, `voice-${a.accountId}`, {
       stt: 'call me back',
