@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
 import {
   apiSignIn,
   expectAccessible,
@@ -18,17 +18,23 @@ async function fitsWidth(page: Page) {
   expect(scroll).toBeLessThanOrEqual(width);
 }
 
-test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show one pane at a time, with a back button', async ({
-  browser,
-}, testInfo) => {
-  // demo1 has numbers; it writes to a number no other test uses
+/** demo1 signed in on `path` in a 320 px window (1280 px at 400 % zoom), and a screenshot helper. */
+async function narrowDemo(browser: Browser, testInfo: TestInfo, path: string) {
   const email = 'demo1@numa.test';
   await forgetCodeLimits(email);
   const token = await apiSignIn('numa', { email });
   const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
   const page = await context.newPage();
-  await openSignedIn(page, null, token, '/chats');
+  await openSignedIn(page, null, token, path);
   const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+  return { token, context, page, shot };
+}
+
+test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show one pane at a time, with a back button', async ({
+  browser,
+}, testInfo) => {
+  // demo1 has numbers; it writes to a number no other test uses
+  const { token, context, page, shot } = await narrowDemo(browser, testInfo, '/chats');
 
   // Chats: the list fills the window; a new message replaces it; the message box is in view
   const list = page.getByRole('complementary', { name: 'Chats' });
@@ -147,13 +153,7 @@ test('a 320 px window (1280 px at 400 % zoom): chats, contacts and account show 
 test('a 320 px window: numbers show the menu, then one panel with a back button; verification, plans and bills fit the width', async ({
   browser,
 }, testInfo) => {
-  const email = 'demo1@numa.test';
-  await forgetCodeLimits(email);
-  const token = await apiSignIn('numa', { email });
-  const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
-  const page = await context.newPage();
-  await openSignedIn(page, null, token, '/numbers');
-  const shot = (name: string) => page.screenshot({ path: testInfo.outputPath(`${name}.png`) });
+  const { context, page, shot } = await narrowDemo(browser, testInfo, '/numbers');
   const tip = page.getByRole('dialog', { name: 'Get your own number' });
   await expect(tip).toBeVisible();
   await page.keyboard.press('Escape');
