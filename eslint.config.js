@@ -1,7 +1,20 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+const web = path.join(path.dirname(fileURLToPath(import.meta.url)), 'apps/web/src');
+/** The web client's feature folders, each its own lint zone (a new one is covered as it appears). */
+const webFeatures = readdirSync(path.join(web, 'features'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** The query client's methods that take a query key (or filters holding one). */
+const queryClientMethods =
+  'getQueryData|setQueryData|getQueriesData|setQueriesData|getQueryState|removeQueries|resetQueries|cancelQueries|invalidateQueries|refetchQueries|fetchQuery|prefetchQuery|ensureQueryData|fetchInfiniteQuery|prefetchInfiniteQuery|isFetching';
 
 export default tseslint.config(
   {
@@ -55,10 +68,101 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // The web client imports one way (docs/architecture.md "Web", issue 19 §3): shared (lib/, stores/,
+  // components/, shared/, the contract) → features → app/. A feature imports no other feature and
+  // never app/; the shell (app/) composes them through its registries and slots. lib/, stores/ and
+  // components/ are below shared/. No import cycle (madge checks the same in `npm run lint`, type
+  // imports included).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })],
+      // no-cycle reads the imported modules themselves: TypeScript's parser for them
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: web,
+          zones: [
+            {
+              target: ['./lib', './stores', './components', './shared', './locales', './test'],
+              from: ['./features', './app', './plans-page'],
+              message: 'The shared layer is below the features and the shell: move what it needs down.',
+            },
+            {
+              target: ['./lib', './stores', './components'],
+              from: './shared',
+              message: 'lib/, stores/ and components/ are below shared/.',
+            },
+            {
+              target: './features',
+              from: ['./app', './plans-page'],
+              message:
+                'A feature never imports the shell: the shell plugs features in (app/panels.ts, areas.ts, chats.ts).',
+            },
+            ...webFeatures.map((f) => ({
+              target: `./features/${f}`,
+              from: './features',
+              except: [`./${f}`],
+              message:
+                'A feature never imports another feature: move what both need to shared/ (or lib/, components/), or compose them in app/.',
+            })),
+            {
+              target: './plans-page',
+              from: ['./app', './features', './shared', './components', './stores'],
+              message: 'The embedded plans page is a build of its own.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Every API call sits in an api/ folder (a feature's, or shared/api), next to its query hook.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/**/api/**', 'apps/web/src/plans-page/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/lib/api'],
+              importNames: ['call', 'callMultipart'],
+              message: "API calls live in the area's api/ folder, with their query hook.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // One place builds every query key (lib/queryKeys.ts); no key is written out anywhere else.
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['apps/web/src/lib/queryKeys.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: 'Query keys come from lib/queryKeys.ts (queryKeys.<area>.<what>()).',
+        },
+        {
+          selector: `CallExpression[callee.property.name=/^(${queryClientMethods})$/] > ArrayExpression.arguments`,
+          message: 'Query keys come from lib/queryKeys.ts (queryKeys.<area>.<what>()).',
+        },
+      ],
+    },
+  },
   // The server's layers (docs/architecture.md): routes and the socket layer call services only; services
   // call repositories (all SQL) and get the database facade for transactions from deps, never Kysely.
   {
-    files: ['apps/server/src/routes/**', 'apps/server/src/realtime/**'],
+    files: ['apps/server/src/routes/**', 'apps/server/src/realtime/**', 'apps/server/src/api/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -89,6 +193,7 @@ export default tseslint.config(
       'apps/server/src/jobs/**',
       'apps/server/src/routes/**',
       'apps/server/src/realtime/**',
+      'apps/server/src/api/**',
     ],
     rules: {
       'no-restricted-syntax': [

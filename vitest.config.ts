@@ -1,4 +1,5 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { splitTexts } from './apps/web/scripts/textParts';
 
 const serverProject = (name: string, env: Record<string, string>): TestProjectInlineConfiguration => ({
   test: {
@@ -26,6 +27,8 @@ export default defineConfig({
     // or a PostgreSQL schema) and its own Redis key prefix, so two run side by side safely
     maxWorkers: 2,
     projects: [
+      // the docs name only files that exist (issue 19 §5)
+      { test: { name: 'docs', root: '.', include: ['docs/**/*.test.ts'], environment: 'node' } },
       {
         test: {
           name: 'contract',
@@ -38,6 +41,8 @@ export default defineConfig({
       serverProject('server', { NUMA_TEST_DB: 'pglite' }),
       ...(process.env.TEST_DATABASE_URL ? [serverProject('server-pg', { NUMA_TEST_DB: 'postgres' })] : []),
       {
+        // the locales' `?texts=` parts (apps/web/vite.config.ts), each the whole file here
+        plugins: [splitTexts({ whole: true })],
         test: {
           name: 'web',
           root: 'apps/web',

@@ -109,6 +109,8 @@ async function scenario(label: string, limitsOff: boolean) {
   const huge = '1000000';
   const env = loadEnv({
     NODE_ENV: 'production',
+    // production with the simulated providers: a demo's opt-in (production is fail-closed, issue 18)
+    DEMO_MODE: '1',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     WEB_DIST: '/nonexistent',

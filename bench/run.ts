@@ -16,6 +16,9 @@
  *     read again is not built again; "rebuilt" figures write a conversation row before each request
  *     (as a new message does) so that every request builds the whole list in the database.
  *
+ * (e) Message search at 100,000 messages (issue 22 §1; bench/search.ts, alone: `npm run bench:search`):
+ *     GET /web/searchMessages p50/p99 per query against a bare ILIKE scan of the same rows.
+ *
  * (a), (b), (d): sequential requests (one at a time): the figures are latencies, p50 and p99, and their ratios.
  * The database is the embedded PGlite that `npm start` uses, or PostgreSQL with BENCH_DATABASE_URL.
  * Results: bench/results/latest.json.
@@ -36,6 +39,7 @@ import type { Database } from '../apps/server/src/db';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
 import { raw } from '../apps/server/src/db/raw';
+import { printSearchBench, searchBench } from './search';
 import { makeAccount, openDb } from './support';
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 400);
@@ -222,6 +226,8 @@ async function main() {
   const { db, dataDir, cleanup } = await openDb('run');
   const env = loadEnv({
     NODE_ENV: 'production',
+    // production with the simulated providers: a demo's opt-in (production is fail-closed, issue 18)
+    DEMO_MODE: '1',
     LOG_LEVEL: 'silent',
     DATA_DIR: dataDir,
     WEB_DIST: '/nonexistent',
@@ -384,6 +390,9 @@ async function main() {
   );
   const chatListCold = stats(await requests(serverUrl + chatListPath, headers, REQUESTS, touch(reader.id)));
 
+  // ---- (e) message search at 100,000 messages (bench/search.ts) ----
+  const search = await searchBench(db, serverUrl);
+
   await plain.close();
   await app.close();
   await cleanup();
@@ -437,6 +446,7 @@ async function main() {
     },
     getChatListCold: { chats, server: chatListCold },
     getChatListWide: { chats: wideBody.data.chatList.length, server: wideList, cold: wideCold },
+    searchMessages: search,
     seconds: Math.round((performance.now() - started) / 100) / 10,
   };
 
@@ -476,6 +486,8 @@ async function main() {
 
   const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'results');
   mkdirSync(dir, { recursive: true });
+  console.log('');
+  printSearchBench(search);
   writeFileSync(path.join(dir, 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(`\n${results.seconds} s; written to bench/results/latest.json`);
 }

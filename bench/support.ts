@@ -8,7 +8,7 @@ import { migrate } from '../apps/server/src/db/migrate';
 import { openPostgres } from '../apps/server/src/db/postgres';
 import { raw } from '../apps/server/src/db/raw';
 import { ledger } from '../apps/server/src/repositories/ledger';
-import { assignNumber } from '../apps/server/src/services/numbers';
+import { assignNumber } from '../apps/server/src/services/rentals/numbers/assign';
 import { createSessionService } from '../apps/server/src/services/sessions';
 
 /** PostgreSQL in a schema of its own with BENCH_DATABASE_URL, else the embedded database in a temporary directory. */

@@ -7,7 +7,9 @@
 //   as soon as the build and the browser are there, beside vitest. The end-to-end run mostly waits (on
 //   the browser, the server, its timers), so vitest fills the idle core; vitest, the typecheck and lint
 //   run at a lower CPU priority (nice) so that the end-to-end run, whose steps have deadlines, gets the
-//   CPU when it asks. The first step that fails stops the others.
+//   CPU when it asks. The demo deployment's few end-to-end checks (e2e/demo.config.ts, its own
+//   production server with DEMO_MODE=1) follow vitest, at the same lower priority. The first step
+//   that fails stops the others.
 // `node scripts/test.mjs <first word of a step>…` runs only those steps (`unit`, `build`, `end-to-end`).
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -16,15 +18,18 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * @typedef {{ name: string, cmd: string, args: string[], after?: string[], background?: boolean }} Step
- * `after`: the steps that must have passed first; `background`: runs at a lower CPU priority.
+ * @typedef {{ name: string, cmd: string, args: string[], after?: string[], background?: boolean, env?: Record<string, string> }} Step
+ * `after`: the steps that must have passed first; `background`: runs at a lower CPU priority; `env`:
+ * added to the environment.
  */
 /** @type {Step[]} */
 const steps = [
   { name: 'browser', cmd: 'node', args: ['scripts/ensure-chromium.mjs'] },
   { name: 'typecheck', cmd: 'npm', args: ['run', '-s', 'typecheck'], background: true },
   { name: 'lint', cmd: 'npm', args: ['run', '-s', 'lint'], background: true },
-  { name: 'build', cmd: 'npm', args: ['run', '-s', 'build'] },
+  // built as `NODE_ENV=development npm start` would build it (the server's default mode): the bundle
+  // must be the production one all the same (issue 19 §6; e2e/tests/first-load.spec.ts checks it)
+  { name: 'build', cmd: 'npm', args: ['run', '-s', 'build'], env: { NODE_ENV: 'development' } },
   {
     name: 'unit and integration',
     cmd: 'npx',
@@ -37,6 +42,15 @@ const steps = [
     cmd: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
     after: ['browser', 'build'],
+  },
+  // a demo deployment (NODE_ENV=production, DEMO_MODE=1) on a server of its own, on the core vitest
+  // leaves free, at a lower priority than the main end-to-end run
+  {
+    name: 'end-to-end demo',
+    cmd: 'npx',
+    args: ['playwright', 'test', '-c', 'e2e/demo.config.ts'],
+    after: ['browser', 'build', 'unit and integration'],
+    background: true,
   },
 ];
 const only = process.argv.slice(2);
@@ -62,7 +76,7 @@ function run(step, alone) {
     const child = spawn(cmd, args, {
       cwd: root,
       stdio: alone ? 'inherit' : 'pipe',
-      env: process.env,
+      env: { ...process.env, ...step.env },
       // beside others, its own process group, so that a failure elsewhere can stop it with everything
       // it started (alone, it stays in the terminal's foreground group)
       detached: !alone && process.platform !== 'win32',

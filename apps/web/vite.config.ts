@@ -4,6 +4,9 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import optimizeLocales from '@react-aria/optimize-locales-plugin';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { splitTexts } from './scripts/textParts';
+
+import { VitePWA } from 'vite-plugin-pwa';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -28,18 +31,40 @@ export function precompress(only?: string): Plugin {
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
-    closeBundle() {
-      for (const file of walk(only ? path.join(outDir, only) : outDir)) {
-        if (!/\.(js|mjs|css|json|svg|txt|wasm)$/.test(file) || statSync(file).size < 1024) continue;
-        const data = readFileSync(file);
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(data, {
-            params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
-          }),
-        );
-        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
-      }
+    // last and on its own: after vite-plugin-pwa wrote the service worker in its closeBundle
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      handler() {
+        for (const file of walk(only ? path.join(outDir, only) : outDir)) {
+          if (!/\.(js|mjs|css|json|svg|txt|wasm)$/.test(file) || statSync(file).size < 1024) continue;
+          const data = readFileSync(file);
+          writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(data, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: data.length },
+            }),
+          );
+          writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        }
+      },
+    },
+  };
+}
+
+/**
+ * `vite build` makes the production bundle whatever NODE_ENV the shell has (issue 19 §6): Vite keeps
+ * a NODE_ENV it finds, and `NODE_ENV=development npm start` (the server's own default mode) built the
+ * client with React's development build (198 KiB on the login page instead of 152). The build mode
+ * decides instead; `vite build --mode development` still makes a development build on purpose. Set
+ * in `config`, before Vite reads NODE_ENV for `isProduction` and the `process.env.NODE_ENV` define.
+ */
+export function productionBuild(): Plugin {
+  return {
+    name: 'numa-production-build',
+    apply: 'build',
+    config(_config, { mode }) {
+      if (mode === 'production') process.env.NODE_ENV = 'production';
     },
   };
 }
@@ -68,7 +93,7 @@ function withoutPlansPageTexts(): Plugin {
 const phone = /[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/;
 /** What the signed-in app loads on any screen (App.tsx, AppShell.tsx), with all it imports. */
 const shell =
-  /[\\/]src[\\/](app[\\/](AppShell|QueryScope)\.tsx|lib[\\/](socket|balance|query)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts|features[\\/]contacts[\\/]phone\.ts)$/;
+  /[\\/]src[\\/](app[\\/](AppShell\.tsx|chats\.ts)|components[\\/]QueryScope\.tsx|lib[\\/](socket|balance|query|phone)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts|features[\\/]contacts[\\/]phone\.ts)$/;
 /** Small react-aria controls the lazy screens share (search field, checkbox…): one chunk, not six. */
 const controls =
   /[\\/](react-aria[\\/]dist[\\/]private[\\/](intl[\\/]searchfield|searchfield|toggle|checkbox|visually-hidden|utils[\\/]useSlot\.|i18n[\\/]useLocalizedStringFormatter\.)|react-stately[\\/]dist[\\/]private[\\/](toggle|searchfield)|react-aria-components[\\/]dist[\\/]private[\\/](SearchField|Checkbox)\.|@internationalized[\\/]string[\\/])/;
@@ -77,12 +102,36 @@ const contacts = /[\\/]src[\\/]features[\\/]contacts[\\/](logic\.ts|useDefaultTe
 
 export default defineConfig({
   plugins: [
+    productionBuild(),
     react(),
     // react-aria ships its screen-reader strings in 34 languages; the app speaks two (App.tsx's
     // AriaLocale passes 'en-US' or 'zh-CN'), so the other 32 are left out of every chunk
     optimizeLocales.vite({ locales: ['en-US', 'zh-CN'] }),
-    precompress(),
     withoutPlansPageTexts(),
+    splitTexts(),
+    // the service worker (issue 23 §2): our own source (sw/sw.ts: push and notification clicks
+    // besides Workbox's precache), with the build's hashed scripts and styles injected as its
+    // precache list. No manifest here: the server answers each brand's own (lib/webApp.ts); no
+    // register script: the page registers the worker itself after load (src/lib/pwa.ts)
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'sw',
+      filename: 'sw.ts',
+      manifest: false,
+      injectRegister: false,
+      injectManifest: {
+        globPatterns: ['assets/**/*.{js,css}'],
+        // emojibase's data (two chunks of about 550 KB): only the emoji picker loads it, from the
+        // network and the HTTP cache as before
+        globIgnores: ['assets/compact-*.js'],
+        // the largest chunk (the shell with libphonenumber's metadata) is under 1 MiB
+        maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+        minify: true,
+        sourcemap: false,
+      },
+    }),
+    // after the service worker is written, so sw.js gets its compressed files too
+    precompress(),
   ],
   define: { __WEB_VERSION__: JSON.stringify(version) },
   // the hidden source maps stay on the server's disk for debugging; no page points at them

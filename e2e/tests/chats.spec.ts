@@ -261,11 +261,18 @@ test('two people text and send a picture in real time: pending → sent, unread,
   await a.page.screenshot({ path: testInfo.outputPath('a-offline-en.png') });
   await a.context.setOffline(false);
   await expect(a.page.getByRole('status').filter({ hasText: "You're offline" })).toHaveCount(0);
+  // the socket is back (the browser's "online" comes first): the message box asks for a message again
+  await expect(a.page.getByRole('textbox', { name: 'Message' })).toHaveAttribute(
+    'aria-placeholder',
+    'Type a message',
+  );
 
   // a number the carrier cannot reach: the alert says the spec's words, never the carrier's internal
   // reason (issue 13 §3.9), and the failed bubble is readable (§3.10: axe's contrast rule)
   await a.page.getByRole('button', { name: 'New SMS' }).click();
   await a.page.getByRole('textbox', { name: 'To' }).fill('+61 400 000 000');
+  // the number is read (its country found, the international notice shown) before the message goes
+  await expect(a.page.getByRole('status').filter({ hasText: 'International rates may apply' })).toBeVisible();
   await a.page.getByRole('textbox', { name: 'Message' }).fill('to nowhere');
   await a.page.getByRole('button', { name: 'Send', exact: true }).click();
   const failedAlert = a.page.getByRole('alertdialog');

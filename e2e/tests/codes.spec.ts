@@ -138,7 +138,7 @@ test('jiema and numa: from the applist front page to a code that arrives live an
   await expect(bills.getByRole('listitem').filter({ hasText: /Verification code|验证码/ })).toHaveCount(2);
   await expect(bills.getByRole('listitem').first()).toContainText('-$0.2500');
   // the account's verification history: the subscription, with its charge
-  await page.goto(hostUrl('jiema', '/account/subscriptionHistory'));
+  await page.goto(hostUrl('jiema', '/account/codeHistory'));
   await expect(page.locator('.codes-history-row').first()).toContainText(/Subscribed|订阅/);
   await expect(page.locator('.codes-history-row').first()).toContainText('-$2.0000');
   await page.screenshot({ path: 'test-results/codes-history.png' });

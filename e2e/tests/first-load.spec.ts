@@ -79,6 +79,21 @@ test('the login screen loads under 170 KiB, compressed and cacheable, with no CS
   await expectAccessible(page, 'the login screen, phone tab');
 });
 
+test("the entry runs React's production build, whatever NODE_ENV the build ran under", async ({
+  request,
+}) => {
+  // issue 19 §6: `NODE_ENV=development npm start` built React's development build (198 KiB on the login
+  // page). npm test builds with NODE_ENV=development (scripts/test.mjs), so this checks that trap.
+  const html = await (await request.get(hostUrl(null, '/login'))).text();
+  const entry = /<script type="module"[^>]*\ssrc="([^"]+)"/.exec(html)?.[1];
+  expect(entry, 'the entry script of index.html').toBeTruthy();
+  const js = await (await request.get(hostUrl(null, entry))).text();
+  // react-dom's production build names its errors by number; the development build carries the words
+  expect(js).toContain('Minified React error');
+  for (const devOnly of ['Each child in a list should have a unique', 'is using incorrect casing'])
+    expect(js, `React development build in ${entry}`).not.toContain(devOnly);
+});
+
 test('the chats screen loads without its panes, dialogs and menus, with no CSP report', async ({ page }) => {
   // the demo account a dev start seeds (three numbers); other suites sign it in too
   await forgetCodeLimits('demo1@numa.test');

@@ -139,7 +139,7 @@ test('WeChat Pay shows a QR code and finishes; a crypto transfer takes two steps
   // $10 with its $1 bonus
   await expect(panel.getByTestId('recharge-balance')).toHaveText('$11.0000');
 
-  // PayPal: the hidden form is posted to the provider in a new tab
+  // PayPal: its approval page (here the sandbox's, standing in for PayPal) opens in a new window
   await panel.getByRole('radio', { name: /^\$5\b/ }).check({ force: true });
   await panel.getByRole('radio', { name: 'PayPal' }).check({ force: true });
   const paypalTab = page.waitForEvent('popup');
@@ -247,5 +247,7 @@ test('wetalk in Chinese: the banner ad where spec 001 places it, and a top-up fr
   await provider.close();
   await dialog.getByRole('button', { name: '完成' }).click();
   await expect(page).toHaveURL(/\/numbers/);
-  await expect(page.getByRole('heading', { name: '新号码' })).toBeVisible();
+  // back at step 2 of New number, with the number still chosen (issue 20)
+  await expect(page.getByRole('heading', { name: '选择套餐' })).toBeVisible();
+  await expect(page.getByTestId('chosen-number')).toBeVisible();
 });

@@ -13,24 +13,27 @@ import { brandResolver } from './lib/brand';
 import { systemClock, type Clock } from './lib/clock';
 import { compression } from './lib/compression';
 import { ApiError } from './lib/errors';
+import { loggerOptions } from './lib/logging';
 import { isLoopbackHost } from './lib/net';
 import { defaultWebDist } from './lib/paths';
+import { createMetrics } from './metrics';
+import metricsPlugin from './metrics/plugin';
 import contextPlugin from './plugins/context';
 import errorsPlugin, { frameworkErrors } from './plugins/errors';
 import headersPlugin from './plugins/headers';
 import webPlugin from './plugins/web';
+import apiPlugin from './api';
 import { createCarrier } from './providers/carrier';
 import type { PaymentProvider } from './providers/payments/port';
 import { paymentProviders } from './providers/payments';
 import type { CarrierPort } from './providers/carrier/port';
+import { createMail } from './providers/mail';
 import type { MailPort } from './providers/mail/port';
-import { SimulatedMail } from './providers/mail/simulator';
-import { SmtpMail } from './providers/mail/smtp';
 import { LocalMediaStore } from './providers/media/local';
 import type { MediaStorePort } from './providers/media/port';
-import { NoSpeechToText } from './providers/stt/none';
-import { SimulatedSpeechToText } from './providers/stt/simulator';
+import { createStt } from './providers/stt';
 import type { SttPort } from './providers/stt/port';
+import { providerSummary } from './providers/requirements';
 import realtimePlugin from './realtime';
 import { RealtimeHub } from './realtime/hub';
 import authRoutes from './routes/auth';
@@ -40,6 +43,9 @@ import chatRoutes from './routes/chats';
 import codeRoutes from './routes/codes';
 import cellPlanRoutes from './routes/cellPlans';
 import contactRoutes from './routes/contacts';
+import templateRoutes from './routes/templates';
+import developerRoutes from './routes/developer';
+import pushRoutes from './routes/push';
 import devRoutes from './routes/dev';
 import healthRoutes from './routes/health';
 import inviteRoutes from './routes/invite';
@@ -49,6 +55,8 @@ import rateRoutes from './routes/rates';
 import profileRoutes from './routes/profile';
 import verifyRoutes from './routes/verify';
 import { createAccountService } from './services/accounts';
+import { createApiKeyService } from './services/apiKeys';
+import { createApiLimits } from './services/apiLimits';
 import { createCaptchaService } from './services/captcha';
 import { createCatalogueService } from './services/catalogue';
 import { createCellPlanService } from './services/cellPlans';
@@ -56,16 +64,18 @@ import { createChatService, type ChatOptions } from './services/chats';
 import { createCodesService } from './services/codes';
 import { createCodesOperator } from './services/codes/operator';
 import type { CodeSupplyPort } from './providers/codes/port';
-import { createCodeSupply } from './providers/codes';
+import { createCodeSuppliers } from './providers/codes';
 import { createContactService } from './services/contacts';
+import { createTemplateService } from './services/templates';
 import { createDemoService } from './services/demo';
 import { createDevService } from './services/dev';
 import { createHealthService } from './services/health';
 import { createInviteService } from './services/invite';
 import { createLimits } from './services/limits';
 import { createMediaService } from './services/media';
-import { createNumbersService } from './services/numbers';
 import { createSubscriptionService } from './services/subscriptions';
+import { createRentalsEngine } from './services/rentals/engine';
+import { createNumbersService } from './services/rentals/numbers/assign';
 import { callSink, createCallService } from './services/calls';
 import { createNumberSupply, type NumberSupplyPort } from './providers/numbers';
 import numberRoutes from './routes/numbers';
@@ -78,7 +88,12 @@ import { registerPurges } from './services/purges';
 import { createReviewService } from './services/review';
 import { createSessionService, sessionsChannel } from './services/sessions';
 import { createSigninService } from './services/signin';
+import { createCachedStt } from './services/stt';
+import { createSupplierSet } from './services/codes/suppliers';
 import { createVerifyService } from './services/verify';
+import { createSmsActivateService } from './services/smsActivate';
+import { createWebhookService, type UrlPolicy } from './services/webhooks';
+import { createPushService } from './services/push';
 import type { Deps } from './types';
 
 export interface BuildOptions {
@@ -91,8 +106,8 @@ export interface BuildOptions {
   stt?: SttPort;
   /** Where rentable numbers come from (default: the simulator). */
   numberSupply?: NumberSupplyPort;
-  /** The code-number supplier (default: the simulator of CODE_SUPPLIER). */
-  codeSupply?: CodeSupplyPort;
+  /** The code-number supplier, or suppliers in their default order (default: CODE_SUPPLIER, CODE_SUPPLIER_FAILOVER). */
+  codeSupply?: CodeSupplyPort | CodeSupplyPort[];
   /** Chat tuning (tests: short retry delays, small abuse limits). */
   chats?: Partial<ChatOptions>;
   /** Jobs tuning (tests: short leases and polls). */
@@ -101,6 +116,11 @@ export interface BuildOptions {
   payments?: PaymentProvider;
   /** Where time comes from (tests move a ManualClock). */
   clock?: Clock;
+  /**
+   * Where webhooks may go (default: development allows http and private addresses; production only
+   * https to public addresses). Tests give their own resolver or the production policy.
+   */
+  webhookPolicy?: Partial<UrlPolicy>;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -141,10 +161,7 @@ function pushBalances(deps: Deps, log: FastifyInstance['log']) {
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { env } = opts;
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: env.LOG_LEVEL,
-      redact: ['req.headers["auth-token"]', 'req.headers.cookie'],
-    },
+    logger: opts.logger ?? loggerOptions(env),
     bodyLimit: env.BODY_LIMIT,
     trustProxy: env.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
@@ -156,12 +173,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const db = opts.db ?? (await openDatabase(env));
   const ownsDb = !opts.db;
+  const metrics = createMetrics({ db, log: app.log });
   const dev = isDev(env);
-  const mail: MailPort =
-    opts.mail ?? (env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail(app.log));
-  const carrier: CarrierPort = opts.carrier ?? createCarrier(env, app.log);
-  if (!dev && mail.name === 'simulator')
-    app.log.warn('SMTP_URL is not set: e-mailed codes go to the mail simulator');
+  // production is fail-closed (issue 18): server.ts refuses a start that would run a simulator, and
+  // the factories never build one there unless DEMO_MODE=1 (a kind left unset is off)
+  const mail: MailPort = opts.mail ?? createMail(env, app.log);
+  const carrier: CarrierPort = metrics.observeCarrier(opts.carrier ?? createCarrier(env, db, app.log));
+  if (!dev)
+    app.log.info(
+      { providers: providerSummary(env), demo: env.DEMO_MODE },
+      env.DEMO_MODE
+        ? 'DEMO MODE: simulated providers may run and every page says no real money moves'
+        : 'providers',
+    );
   if (dev && !isLoopbackHost(env.HOST)) {
     app.log.warn(
       { host: env.HOST, nodeEnv: env.NODE_ENV },
@@ -176,6 +200,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     db,
     clock,
     log: app.log,
+    metrics,
     options: { releaseAllOnStart: ownsDb && db.kind === 'pglite', ...opts.jobs },
   });
   const media = createMediaService(
@@ -202,10 +227,25 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ipLimitFactor: env.IP_RATE_LIMIT_FACTOR,
     sessions,
   });
-  const stt = opts.stt ?? (env.STT === 'none' ? new NoSpeechToText() : new SimulatedSpeechToText());
+  const sttPort = opts.stt ?? createStt(env, app.log);
+  // every transcript is kept per recording and language: one provider call each, on any server
+  const stt: SttPort =
+    sttPort.name === 'none' ? sttPort : createCachedStt({ db, port: sttPort, clock, log: app.log });
   const numberSupply = opts.numberSupply ?? createNumberSupply(env, app.log);
   const pow = createPowService({ db, maxCounter: env.CAPTCHA_POW_MAX });
-  const codeSupply: CodeSupplyPort = opts.codeSupply ?? createCodeSupply(env, app.log);
+  const codeSuppliers = opts.codeSupply ? [opts.codeSupply].flat() : createCodeSuppliers(env, app.log);
+  // real suppliers (they hand out numbers) are asked as a set: order per app and country, failover,
+  // the price checked against the user's quote, every refusal recorded for the operator
+  const codeSupply: CodeSupplyPort = codeSuppliers.every((s) => s.handsOutNumbers)
+    ? createSupplierSet({ db, jobs, clock, log: app.log, suppliers: codeSuppliers })
+    : codeSuppliers[0]!;
+  const limits = createLimits({ env, log: app.log });
+  const accounts = createAccountService(db);
+  // everything paid by the period (rented numbers, kept verification numbers) renews through one engine
+  const rentals = createRentalsEngine({ db, jobs, clock, metrics });
+
+  // where webhooks and push services may be reached (development: http and private addresses too)
+  const urlPolicy: UrlPolicy = { requireHttps: !dev, allowPrivate: dev, ...opts.webhookPolicy };
   const deps: Deps = {
     env,
     dev,
@@ -217,7 +257,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     realtime,
     jobs,
     pricing,
-    accounts: createAccountService(db),
+    metrics,
+    accounts,
+    apiKeys: createApiKeyService(db, {
+      log: app.log,
+      ttlMs: env.SESSION_CACHE_MS,
+      ...(redis ? { redis: { client: redis, prefix: env.REDIS_KEY_PREFIX } } : {}),
+    }),
+    apiLimits: createApiLimits({
+      perMinute: env.API_KEY_REQUESTS_PER_MINUTE,
+      redis,
+      prefix: env.REDIS_KEY_PREFIX,
+      log: app.log,
+    }),
     captcha: createCaptchaService(db, pow),
     captchaNext: new Map(),
     catalogue: createCatalogueService(db),
@@ -242,15 +294,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       realtime,
       supply: codeSupply,
       carrier,
+      limits,
       log: app.log,
+      metrics,
+      rentals,
     }),
-    codesOperator: createCodesOperator(db, codeSupply),
+    codesOperator: createCodesOperator(db, codeSuppliers, clock),
     contacts: createContactService(db),
+    templates: createTemplateService(db),
     demo: createDemoService(db),
     devTools: createDevService(db),
     health: createHealthService(db),
     invite: createInviteService(db),
-    limits: createLimits({ env, log: app.log }),
+    limits,
     media,
     numbers: createNumbersService(db),
     operator: createOperatorService(db, sessions),
@@ -259,6 +315,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       jobs,
       clock,
       log: app.log,
+      metrics,
       // the sandbox posts its notifications to this server as a provider would, over HTTP (in process)
       ...(opts.payments
         ? { provider: opts.payments }
@@ -287,6 +344,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       clock,
       mail,
       log: app.log,
+      metrics,
+      rentals,
       notify: (accountId, e) =>
         realtime.emitRenewalFailed(accountId, { number: e.number, reclaimOn: e.reclaimOn }),
     }),
@@ -296,8 +355,35 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     sessions,
     signin,
     verify: createVerifyService(db, signin),
+    webhooks: createWebhookService({
+      db,
+      jobs,
+      clock,
+      mail,
+      realtime,
+      log: app.log,
+      cacheMs: env.SESSION_CACHE_MS,
+      policy: urlPolicy,
+    }),
+    push: createPushService({
+      db,
+      jobs,
+      clock,
+      realtime,
+      log: app.log,
+      vapid: {
+        publicKey: env.VAPID_PUBLIC_KEY,
+        privateKey: env.VAPID_PRIVATE_KEY,
+        subject: env.VAPID_SUBJECT,
+      },
+      policy: urlPolicy,
+    }),
+    smsActivate: null as unknown as Deps['smsActivate'],
   };
+  deps.smsActivate = createSmsActivateService({ db, env, clock, codes: deps.codes, accounts });
   carrier.attachCalls?.(callSink(deps.calls));
+  metrics.observePayments(deps.payments);
+  metrics.watch({ clock, jobs, realtime });
   registerPurges(jobs, db, clock);
   app.decorate('deps', deps);
   // every committed balance change, whoever made it, reaches the account's sockets (issue 10)
@@ -322,6 +408,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(contextPlugin);
   await app.register(errorsPlugin);
+  await app.register(metricsPlugin);
   await app.register(headersPlugin);
   // answers above 1 KiB of a compressible type (JSON, the page) go out brotli- or gzip-encoded as the
   // client accepts (lib/compression.ts); the built assets have their compressed files beside them
@@ -356,6 +443,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(catalogueRoutes);
   await app.register(mediaRoutes);
   await app.register(contactRoutes);
+  await app.register(templateRoutes);
   await app.register(verifyRoutes);
   await app.register(profileRoutes);
   await app.register(inviteRoutes);
@@ -366,6 +454,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(codeRoutes);
   await app.register(cellPlanRoutes);
   await app.register(carrierRoutes);
+  await app.register(developerRoutes);
+  await app.register(pushRoutes);
+  await app.register(apiPlugin);
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
@@ -376,6 +467,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await mail.close?.();
     await carrier.close?.();
     sessions.close();
+    deps.webhooks.close();
+    deps.push.close();
     redis?.disconnect();
     deps.limits.close();
     if (ownsDb) await db.close();

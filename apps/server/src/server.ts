@@ -1,11 +1,30 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app';
-import { loadEnv } from './env';
-import { serveAdminSocket } from './cli/remote';
+import { loadEnv, type Env } from './env';
+import { refusal } from './providers/requirements';
 
-const env = loadEnv();
+/** A start refused for its configuration exits with this (sysexits' EX_CONFIG): a supervisor need not retry. */
+const configExit = 78;
+
+// the configuration is checked before anything else is loaded or opened: a wrong value, or a
+// production start that would run a simulator or lacks a provider's variable, is one message on
+// stderr naming every variable, and the exit (issue 18 §1)
+let env: Env;
+try {
+  env = loadEnv();
+} catch (err) {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(configExit);
+}
+const refused = refusal(env);
+if (refused) {
+  process.stderr.write(`${refused}\n`);
+  process.exit(configExit);
+}
+
+const { buildApp } = await import('./app');
+const { serveAdminSocket } = await import('./cli/remote');
 const app = await buildApp({ env });
 
 // the embedded database is one process's: tell the admin command who holds it

@@ -4,11 +4,14 @@ import type { Env } from './env';
 import type { Jobs } from './jobs';
 import type { BrandResolver } from './lib/brand';
 import type { Clock } from './lib/clock';
+import type { Metrics } from './metrics';
 import type { CarrierPort } from './providers/carrier/port';
 import type { MailPort } from './providers/mail/port';
 import type { SttPort } from './providers/stt/port';
 import type { RealtimeHub } from './realtime/hub';
 import type { AccountService } from './services/accounts';
+import type { ApiKeyService } from './services/apiKeys';
+import type { ApiLimits } from './services/apiLimits';
 import type { CaptchaService } from './services/captcha';
 import type { CatalogueService } from './services/catalogue';
 import type { CellPlanService } from './services/cellPlans';
@@ -16,13 +19,14 @@ import type { ChatService } from './services/chats';
 import type { CodesService } from './services/codes';
 import type { CodesOperator } from './services/codes/operator';
 import type { ContactService } from './services/contacts';
+import type { TemplateService } from './services/templates';
 import type { DemoService } from './services/demo';
 import type { DevService } from './services/dev';
 import type { HealthService } from './services/health';
 import type { InviteService } from './services/invite';
 import type { Limits } from './services/limits';
 import type { MediaService } from './services/media';
-import type { NumbersService } from './services/numbers';
+import type { NumbersService } from './services/rentals/numbers/assign';
 import type { SubscriptionService } from './services/subscriptions';
 import type { CallService } from './services/calls';
 import type { NumberSupplyPort } from './providers/numbers';
@@ -35,6 +39,9 @@ import type { ReviewService } from './services/review';
 import type { SessionService } from './services/sessions';
 import type { SigninService } from './services/signin';
 import type { VerifyService } from './services/verify';
+import type { SmsActivateService } from './services/smsActivate';
+import type { WebhookService } from './services/webhooks';
+import type { PushService } from './services/push';
 
 /**
  * What the app is made of, built once in app.ts and reachable as `app.deps`: configuration, the
@@ -56,8 +63,14 @@ export interface Deps {
   jobs: Jobs;
   /** What anything costs, per brand. */
   pricing: Pricing;
+  /** This app's Prometheus metrics (src/metrics; README "Metrics"). */
+  metrics: Metrics;
   // services, by area
   accounts: AccountService;
+  /** API keys of /api/v1 and handler_api (issue 21): made, listed, revoked, authenticated. */
+  apiKeys: ApiKeyService;
+  /** Per-key rate limits of /api/v1 and handler_api (RateLimit fields). */
+  apiLimits: ApiLimits;
   captcha: CaptchaService;
   /**
    * What a solved captcha may lead to (confirmCaptcha's `nextApi`), by path. Areas that offer a
@@ -72,6 +85,8 @@ export interface Deps {
   codes: CodesService;
   codesOperator: CodesOperator;
   contacts: ContactService;
+  /** Saved replies (issue 22 §3). */
+  templates: TemplateService;
   demo: DemoService;
   devTools: DevService;
   health: HealthService;
@@ -96,6 +111,12 @@ export interface Deps {
   sessions: SessionService;
   signin: SigninService;
   verify: VerifyService;
+  /** Webhook endpoints, their events, signed deliveries and retries (issue 21). */
+  webhooks: WebhookService;
+  /** Web Push: the account's devices and their notifications (issue 23). */
+  push: PushService;
+  /** The SMS-Activate protocol over the codes service (/stubs/handler_api.php, issue 21). */
+  smsActivate: SmsActivateService;
 }
 
 export type CaptchaNext = (p: {

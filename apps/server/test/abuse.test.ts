@@ -217,8 +217,8 @@ describe(`hole 3: one phone number, one account (${testDbKind})`, () => {
 });
 
 describe(`hole 4: sign-in codes cannot be guessed (${testDbKind})`, () => {
-  it(`checks at most ${constants.codeWrongTriesPerAddressPerDay} wrong codes per number a day, then answers "max retries" until the day has passed`, async () => {
-    const cap = constants.codeWrongTriesPerAddressPerDay;
+  it(`checks at most ${constants.signin.wrongTriesPerAddressPerDay} wrong codes per number a day, then answers "max retries" until the day has passed`, async () => {
+    const cap = constants.signin.wrongTriesPerAddressPerDay;
     // the documented figure: a 50 % chance on a 4-digit code takes more than a year at the cap
     expect(Math.log(2) / -Math.log(1 - 1e-4) / cap).toBeGreaterThan(365);
 
@@ -248,7 +248,7 @@ describe(`hole 4: sign-in codes cannot be guessed (${testDbKind})`, () => {
         continue;
       }
       const code = await lastCode(t.app, addr);
-      for (let i = 0; i < constants.codeMaxWrongTries; i++)
+      for (let i = 0; i < constants.signin.maxWrongTries; i++)
         answers.push((await guess(wrongFor(code))).retcode);
     }
     expect(answers).toEqual([
@@ -295,7 +295,7 @@ describe(`hole 4: sign-in codes cannot be guessed (${testDbKind})`, () => {
   });
 
   it('does not overshoot the cap when wrong guesses arrive at once', async () => {
-    const cap = constants.codeWrongTriesPerAddressPerDay;
+    const cap = constants.signin.wrongTriesPerAddressPerDay;
     const email = uniqueEmail('burst');
     const c = client(t.app);
     const send = async () => {

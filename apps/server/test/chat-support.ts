@@ -10,7 +10,7 @@ import {
 } from '@numa/contract';
 import type { Q, Tx } from '../src/db';
 import { ledger } from '../src/repositories/ledger';
-import { assignNumber } from '../src/services/numbers';
+import { assignNumber } from '../src/services/rentals/numbers/assign';
 import { rawQuery, signIn, startTestApp, type TestApp } from './helpers';
 import type { BuildOptions } from '../src/app';
 

@@ -76,7 +76,7 @@ describe('getVirtualPhoneList', () => {
   it("lists the account's numbers, oldest first, with the settings flags", async () => {
     const u = await makeUser(t, { number: '+14155550201' });
     await t.db.tx(async (q) => {
-      const { assignNumber } = await import('../src/services/numbers');
+      const { assignNumber } = await import('../src/services/rentals/numbers/assign');
       await assignNumber(q, {
         accountId: u.accountId,
         number: '+16135550202',
@@ -93,6 +93,7 @@ describe('getVirtualPhoneList', () => {
         paymentDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
         monthRent: 0,
         planId: 0,
+        autoRenew: true,
       },
       {
         telCode: '1',
@@ -100,6 +101,7 @@ describe('getVirtualPhoneList', () => {
         paymentDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
         monthRent: 4.09,
         planId: 7,
+        autoRenew: true,
       },
     ]);
     expect(res.body.data).toMatchObject({

@@ -171,7 +171,7 @@ describe(`verification codes (${testDbKind})`, () => {
       app: 'whatsapp',
       codeRate: 0.25,
       telCode: '1',
-      expireTime: clock.now() + constants.codeLockMs,
+      expireTime: clock.now() + constants.codes.lockMs,
     });
     // B never gets A's number, never reads A's codes
     const bList = await b.c.get('/web/getVerificationCodePhoneListV2', { app: 'whatsapp', code: 'US' });
@@ -228,7 +228,7 @@ describe(`verification codes (${testDbKind})`, () => {
     clock.advance(3_000);
     await t.app.deps.jobs.drain(); // the simulated Telegram code
     expect(await balanceOf(a.id)).toBe(0.05);
-    clock.advance(constants.codeLockMs);
+    clock.advance(constants.codes.lockMs);
     await t.app.deps.jobs.drain();
     const ended = await t.db.query(`SELECT end_reason FROM code_locks WHERE account_id = $1 ORDER BY id`, [
       a.id,
@@ -342,7 +342,7 @@ describe(`verification codes (${testDbKind})`, () => {
       await t.db.tx(async (tx) => credit(tx, a.id, 1.5));
       const due = (
         await t.db.query<{ valid_until: Date }>(
-          `SELECT valid_until FROM code_numbers WHERE phone = $1 AND app = 'openai'`,
+          `SELECT valid_until FROM rentals WHERE phone = $1 AND app = 'openai'`,
           [number],
         )
       )[0]!.valid_until;
@@ -357,7 +357,7 @@ describe(`verification codes (${testDbKind})`, () => {
       // the next month finds 0.4: the number lapses, and can be restored from its history entry
       const due2 = (
         await t.db.query<{ valid_until: Date }>(
-          `SELECT valid_until FROM code_numbers WHERE phone = $1 AND app = 'openai'`,
+          `SELECT valid_until FROM rentals WHERE phone = $1 AND app = 'openai'`,
           [number],
         )
       )[0]!.valid_until;
@@ -550,7 +550,12 @@ describe(`verification codes (${testDbKind})`, () => {
     });
     await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/stubs/handler_api.php`;
-    const supply = new SmsActivateSupply({ url, apiKey: 'fake-key-123', pollEveryMs: 5000 });
+    const supply = new SmsActivateSupply({
+      url,
+      apiKey: 'fake-key-123',
+      pollEveryMs: 5000,
+      priceRates: { usd: '100' },
+    });
     const real = await buildApp({
       env: testEnv(),
       db: t.db,
@@ -561,14 +566,12 @@ describe(`verification codes (${testDbKind})`, () => {
     await real.ready();
     try {
       expect(await supply.prices({ app: 'whatsapp', country: 'US' })).toEqual({ cost: 0.5, count: 42 });
-      expect(await real.deps.codesOperator.supplierPrices('whatsapp', 'US')).toEqual({
-        supplier: 'smsactivate',
-        prices: { cost: 0.5, count: 42 },
-      });
-      expect(await real.deps.codesOperator.supplierPrices('telegram', 'US')).toEqual({
-        supplier: 'smsactivate',
-        prices: null,
-      });
+      expect(await real.deps.codesOperator.supplierPrices('whatsapp', 'US')).toEqual([
+        { supplier: 'smsactivate', prices: { cost: 0.5, count: 42 } },
+      ]);
+      expect(await real.deps.codesOperator.supplierPrices('telegram', 'US')).toEqual([
+        { supplier: 'smsactivate', prices: null },
+      ]);
       await expect(
         new SmsActivateSupply({ url, apiKey: 'wrong-key-1', pollEveryMs: 5000 }).acquire({
           app: 'whatsapp',
@@ -617,7 +620,7 @@ describe(`verification codes (${testDbKind})`, () => {
       status = 'STATUS_WAIT_CODE';
       const quiet = await c.get('/web/lockVerificationCodePhone', { app: 'telegram', code: 'US' });
       expect(quiet.body.data.phone).toBe('12065550187');
-      clock.advance(constants.codeLockMs);
+      clock.advance(constants.codes.lockMs);
       await real.deps.jobs.drain();
       expect(calls).toContain('setStatus 7012399 8');
       expect(await balanceOf(a.id)).toBe(0.75);

@@ -13,7 +13,15 @@ import { loadEnv, type Env } from '../src/env';
 import { SimulatedMail } from '../src/providers/mail/simulator';
 import { solveChallenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
-import type { CaptchaImage, PowChallenge } from '@numa/contract';
+import {
+  constants,
+  type BillTypeName,
+  type CaptchaImage,
+  type Minor,
+  type PowChallenge,
+} from '@numa/contract';
+import type { BalanceChange, BillOptionsFor } from '../src/repositories/ledger';
+import type { IdemKey } from '../src/lib/idem';
 
 /** Which database this run proves: PGlite by default, PostgreSQL when the project sets NUMA_TEST_DB. */
 export const testDbKind = process.env.NUMA_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -221,4 +229,47 @@ export async function signIn(
   if (res.body.retcode !== 0) throw new Error(`login failed: ${JSON.stringify(res.body)}`);
   c.setToken(res.body.data.token);
   return c;
+}
+
+/** Options each bill type is written with (typed by the contract's shapes), for suites that test the ledger itself. */
+const sampleBillOptions: { [K in BillTypeName]: BillOptionsFor<K> } = (() => {
+  const topUp = { amount: 10, gift: 0, purchaseMethod: 'creditCard', orderId: '1' };
+  const returned = { ...topUp, provider: 'sandbox', refundId: 'r1' };
+  const sms = { direction: 'out', from: '15550000001', to: '15550000002', type: 'sms', count: 1 } as const;
+  return {
+    recharge: topUp,
+    sms,
+    mms: { ...sms, type: 'mms' },
+    call: { direction: 'in', from: '15550000002', to: '15550000001', type: 'forward', duration: 60 },
+    numberRent: { number: '15550000001', type: 1, validityType: constants.validityTypes.month },
+    codeReceive: { number: '15550000001', countryCode: 'US', app: 'test' },
+    inviteBonus: { amount: 0.2, purchaseMethod: 'invite', inviteCode: 'TEST' },
+    refund: { ...sms, successCount: 0 },
+    adjustment: { note: 'test', by: 'operator' },
+    redeemBonus: { amount: 0.2, purchaseMethod: 'invite', inviteCode: 'TEST' },
+    topUpRefund: returned,
+    chargeback: { ...topUp, provider: 'sandbox', disputeId: 'd1' },
+    chargebackReversed: { ...topUp, provider: 'sandbox', disputeId: 'd1' },
+    refundReversed: returned,
+    simOrPlanOrder: { orderId: '1', cardType: 1, validityType: 1, planCount: 1, days: 30 },
+  };
+})();
+
+/** A bill of a type with its type's sample options, for suites that test the ledger's arithmetic and keys. */
+export function testBill(
+  accountId: number,
+  type: number,
+  charge: Minor,
+  idempotencyKey?: IdemKey,
+): BalanceChange {
+  const name = Object.entries(constants.billTypes).find(([, v]) => v === type)?.[0] as
+    BillTypeName | undefined;
+  if (!name) throw new Error(`no bill type ${type}`);
+  return {
+    accountId,
+    type,
+    charge,
+    options: sampleBillOptions[name],
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  } as BalanceChange;
 }

@@ -100,6 +100,24 @@ describe(`jobs (${testDbKind})`, () => {
     );
   });
 
+  it('enqueues many in one statement: keys already waiting add nothing, and only what was added counts', async () => {
+    const clock = new ManualClock();
+    const seen: number[] = [];
+    const j = worker(clock, (w) =>
+      w.define('test.count', async ({ n }) => {
+        seen.push(n);
+      }),
+    );
+    const item = (n: number) => ({ payload: { n }, dedupeKey: idemKey('schedule', 'many', n) });
+    const later = { runAt: clock.now() + 1_000 };
+    expect(await j.enqueueMany(db.q, 'test.count', [1, 2, 3].map(item), later)).toBe(3);
+    expect(await j.enqueueMany(db.q, 'test.count', [2, 3, 4].map(item), later)).toBe(1);
+    expect(await j.enqueueMany(db.q, 'test.count', [], later)).toBe(0);
+    clock.advance(1_000);
+    expect(await j.drain()).toBe(4);
+    expect(seen.sort()).toEqual([1, 2, 3, 4]);
+  });
+
   it('retries with backoff, then fails for good and calls onFailed once', async () => {
     const clock = new ManualClock();
     const tries: number[] = [];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, minor, type Minor } from '@numa/contract';
 import { idemKey } from '../src/lib/idem';
 import { ledger } from '../src/repositories/ledger';
-import { openTestDb, rawQuery, testDbKind, type TestDb } from './helpers';
+import { openTestDb, rawQuery, testBill, testDbKind, type TestDb } from './helpers';
 
 /**
  * Money moves only through the ledger, and the database holds it to that: a bill row moves its
@@ -30,12 +30,10 @@ const balanceOf = async (id: number) =>
   (await db.query<{ balance: number }>(`SELECT balance FROM accounts WHERE id = $1`, [id]))[0]!.balance;
 const apply = (accountId: number, type: number, charge: number, key?: string) =>
   db.tx((tx) =>
-    ledger.apply(tx, {
-      accountId,
-      type,
-      charge: minor(charge),
-      ...(key ? { idempotencyKey: idemKey('operator', accountId, key) } : {}),
-    }),
+    ledger.apply(
+      tx,
+      testBill(accountId, type, minor(charge), key ? idemKey('operator', accountId, key) : undefined),
+    ),
   );
 const sqlstate = async (p: Promise<unknown>) => {
   try {
@@ -57,11 +55,19 @@ describe(`the ledger (${testDbKind})`, () => {
     expect(await balanceOf(id)).toBe(1000);
     const { row } = await apply(id, constants.billTypes.sms, -1000);
     expect(row).toMatchObject({ beforeBalance: 1000, afterBalance: 0, charge: -1000 });
-    // an operator's adjustment and a refund may go below zero; nothing else may
+    // an operator's adjustment, a top-up refunded and a chargeback may go below zero; nothing else
+    // may (a refund of a charge, type 8, is a credit: issue 18)
     expect((await apply(id, constants.billTypes.adjustment, -50)).row.afterBalance).toBe(-50);
-    expect((await apply(id, constants.billTypes.refund, -50)).row.afterBalance).toBe(-100);
+    expect((await apply(id, constants.billTypes.topUpRefund, -50)).row.afterBalance).toBe(-100);
+    expect((await apply(id, constants.billTypes.chargeback, -50)).row.afterBalance).toBe(-150);
+    for (const type of [
+      constants.billTypes.refund,
+      constants.billTypes.refundReversed,
+      constants.billTypes.chargebackReversed,
+    ])
+      await expect(apply(id, type, -1)).rejects.toMatchObject({ retcode: 400001 });
     // a credit is always taken, even while the balance is still below zero
-    expect((await apply(id, constants.billTypes.recharge, 30)).row.afterBalance).toBe(-70);
+    expect((await apply(id, constants.billTypes.recharge, 30)).row.afterBalance).toBe(-120);
   });
 
   it('takes a transaction handle only', async () => {
@@ -147,12 +153,15 @@ describe(`random concurrent charges, refunds and credits keep the books (${testD
             const key = o.key === null ? undefined : idemKey('msg', accountId, `r${run}-${o.kind}-${o.key}`);
             try {
               const { applied } = await db.tx((tx) =>
-                ledger.apply(tx, {
-                  accountId,
-                  type: types[o.kind],
-                  charge: minor(o.kind === 'charge' ? -o.amount : o.amount) as Minor,
-                  ...(key ? { idempotencyKey: key } : {}),
-                }),
+                ledger.apply(
+                  tx,
+                  testBill(
+                    accountId,
+                    types[o.kind],
+                    minor(o.kind === 'charge' ? -o.amount : o.amount) as Minor,
+                    key,
+                  ),
+                ),
               );
               return { key, applied, refused: false };
             } catch (err) {

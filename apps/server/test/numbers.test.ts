@@ -77,6 +77,21 @@ describe('numbers: catalogue', () => {
     const us = areas.countries[0].typeList[0];
     expect(us.type).toBe('local');
     expect(us.provinces.find((p: { name: string }) => p.name === 'California').areaCodes).toContain('415');
+    // each state and province has its ISO 3166-2 code, and its name in the request's language (issue 20)
+    type P = { code: string; name: string; areaCodes: string[] };
+    expect(us.provinces.find((p: P) => p.code === 'US-AZ').name).toBe('Arizona');
+    const zhAreas = (await c.call('GET', '/web/getAreaCodeV2', { languagecode: 'zh_cn' })).body.data;
+    for (const country of zhAreas.countries.slice(0, 2)) {
+      const ps: P[] = country.typeList[0].provinces;
+      expect(ps.length).toBeGreaterThan(5);
+      for (const p of ps) {
+        expect(p.code).toMatch(/^(US|CA)-[A-Z]{2}$/);
+        expect(p.name).toMatch(/^[\u4e00-\u9fff]+$/);
+      }
+    }
+    expect(zhAreas.countries[0].typeList[0].provinces.find((p: P) => p.code === 'US-AZ').name).toBe(
+      '亚利桑那州',
+    );
 
     const local = (
       await c.get('/web/getVirtualPhoneByAreaCode', {
@@ -240,7 +255,7 @@ describe('numbers: subscribe', () => {
     }
     const list = (await winners[0]!.c.get('/web/getVirtualPhoneList')).body.data;
     expect(list.virtualPhones).toEqual([
-      { telCode: '1', phone, paymentDate: '2026-02-28', monthRent: 4.09, planId: plan },
+      { telCode: '1', phone, paymentDate: '2026-02-28', monthRent: 4.09, planId: plan, autoRenew: true },
     ]);
     // it is no longer offered, and the history has the subscription with its charge
     const again = (
@@ -301,6 +316,8 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     const uPhone = await rentOne(u, '303', payg);
     const vPhone = await rentOne(v, '720', payg);
     expect((await v.c.post('/web/unSubVirtualPhone', { telCode: '1', phone: vPhone })).body.retcode).toBe(0);
+    // until then the number shows as not renewing (issue 20)
+    expect(await mine(v.c)).toMatchObject([{ phone: vPhone, autoRenew: false }]);
 
     at('2026-02-28T00:30:00Z');
     // a second server on the same database: both run the renewals at once
@@ -313,7 +330,14 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     }
     expect(await ledgerOf(u.id)).toEqual({ balance: 1.82, rentBills: 2 });
     expect(await mine(u.c)).toEqual([
-      { telCode: '1', phone: uPhone, paymentDate: '2026-03-28', monthRent: 4.09, planId: payg },
+      {
+        telCode: '1',
+        phone: uPhone,
+        paymentDate: '2026-03-28',
+        monthRent: 4.09,
+        planId: payg,
+        autoRenew: true,
+      },
     ]);
     const feb = (await u.c.get('/web/getSubscriptionList', { date: '2026-02' })).body.data;
     expect(feb.list).toMatchObject([{ type: 2, charge: -4.09 }]);
@@ -365,7 +389,14 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     ]);
     expect([a.body.retcode, b.body.retcode].sort()).toEqual([0, 300033]);
     expect(await mine(u.c)).toEqual([
-      { telCode: '1', phone: uPhone, paymentDate: '2026-05-04', monthRent: 4.09, planId: payg },
+      {
+        telCode: '1',
+        phone: uPhone,
+        paymentDate: '2026-05-04',
+        monthRent: 4.09,
+        planId: payg,
+        autoRenew: true,
+      },
     ]);
     expect(await ledgerOf(u.id)).toEqual({ balance: 7.73, rentBills: 3 });
     expect(
@@ -408,7 +439,14 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     expect(now.body.data.successHint).toBe('Your number is now on Unlimited (Monthly).');
     expect(await ledgerOf(u.id)).toEqual({ balance: 86.5906, rentBills: 2 });
     expect(await mine(u.c)).toEqual([
-      { telCode: '1', phone, paymentDate: '2026-06-11', monthRent: 12.09, planId: unlimited },
+      {
+        telCode: '1',
+        phone,
+        paymentDate: '2026-06-11',
+        monthRent: 12.09,
+        planId: unlimited,
+        autoRenew: true,
+      },
     ]);
 
     const next = await u.c.get('/web/changePlan', { virtualNumber: full, planId: String(yearly), type: '2' });
@@ -424,7 +462,7 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     at('2026-06-11T01:00:00Z');
     await t.app.deps.subscriptions.runRenewals();
     expect(await mine(u.c)).toEqual([
-      { telCode: '1', phone, paymentDate: '2027-06-11', monthRent: 3.09, planId: yearly },
+      { telCode: '1', phone, paymentDate: '2027-06-11', monthRent: 3.09, planId: yearly, autoRenew: true },
     ]);
     expect(await ledgerOf(u.id)).toEqual({ balance: 49.5106, rentBills: 3 });
 
@@ -443,6 +481,88 @@ describe('numbers: renewals and plan changes (moving the app clock)', () => {
     ])
       expect((await call).body.retcode).toBe(100003);
     expect(await ledgerOf(other.id)).toEqual({ balance: 100, rentBills: 0 });
+  });
+
+  /** The number's plan-change history entries, oldest first, each with its bill (or none). */
+  async function changes(accountId: number, full: string) {
+    return t.db.query<{ charge: number; bill: number | null; billCharge: number | null; planId: number }>(
+      `SELECT h.charge::bigint AS charge, h.ledger_id AS bill, l.charge::bigint AS "billCharge", h.plan_id AS "planId"
+         FROM rental_history h LEFT JOIN ledger l ON l.id = h.ledger_id
+        WHERE h.account_id = $1 AND h.full_number = $2 AND h.type = 3 ORDER BY h.id`,
+      [accountId, full],
+    );
+  }
+
+  it('plan changes the same day: each change that costs is billed once, with its own bill, and the history says what the ledger did', async () => {
+    at('2026-07-01T10:00:00Z');
+    const payg = await planId('US', 'local', 'Pay As You Go', 'month');
+    const unlimited = await planId('US', 'local', 'Unlimited', 'month');
+    const u = await renter(100);
+    const phone = await rentOne(u, '512', payg);
+    const full = `1${phone}`;
+    const change = (plan: number) =>
+      u.c.get('/web/changePlan', { virtualNumber: full, planId: String(plan), type: '1' });
+
+    // up (12.09 less the unused 4.09: 8.00), down (the unused 12.09 pays for it: free), up again (8.00)
+    at('2026-07-01T11:00:00Z');
+    for (const plan of [unlimited, payg, unlimited]) expect((await change(plan)).body.retcode).toBe(0);
+    const history = await changes(u.id, full);
+    expect(history.map((h) => [Number(h.charge), h.planId])).toEqual([
+      [-80_000, unlimited],
+      [0, payg],
+      [-80_000, unlimited],
+    ]);
+    // every entry that says it charged points at its own bill of the same amount; a free one at none
+    for (const h of history) expect(h.bill === null ? 0 : Number(h.billCharge)).toBe(Number(h.charge));
+    expect(new Set(history.filter((h) => h.bill !== null).map((h) => h.bill)).size).toBe(2);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 79.91, rentBills: 3 });
+
+    // the database holds it (migration 071): an entry pointing at a bill another entry has, or at a
+    // bill of another amount, or a charge without a bill, is refused
+    const entry = (charge: number, ledgerId: number | null) =>
+      t.db.query(
+        `INSERT INTO rental_history (account_id, tel_code, number, full_number, type, charge, plan_id, ledger_id, created_at)
+         VALUES ($1, '1', $2, $3, 3, $4, $5, $6, now())`,
+        [u.id, phone, full, charge, unlimited, ledgerId],
+      );
+    const billed = history.find((h) => h.bill !== null)!;
+    await expect(entry(-80_000, billed.bill)).rejects.toThrow(/rental_history_ledger/);
+    await expect(entry(-70_000, billed.bill)).rejects.toThrow(/subscription history entry of -70000/);
+    await expect(entry(-80_000, null)).rejects.toThrow(/without a bill/);
+    expect(await changes(u.id, full)).toHaveLength(3);
+  });
+
+  it('a plan change sent twice at once, and again later, is one change with one bill; both answer it', async () => {
+    at('2026-07-02T10:00:00Z');
+    const payg = await planId('US', 'local', 'Pay As You Go', 'month');
+    const unlimited = await planId('US', 'local', 'Unlimited', 'month');
+    const yearly = await planId('US', 'local', 'Pay As You Go', 'year');
+    const u = await renter(100);
+    const phone = await rentOne(u, '617', payg);
+    const full = `1${phone}`;
+    const change = (plan: number, type: 1 | 2 = 1) =>
+      u.c.get('/web/changePlan', { virtualNumber: full, planId: String(plan), type: String(type) });
+
+    at('2026-07-02T12:00:00Z');
+    const [a, b] = await Promise.all([change(unlimited), change(unlimited)]);
+    expect([a.body.retcode, b.body.retcode]).toEqual([0, 0]);
+    expect(b.body.data).toEqual(a.body.data);
+    // the same request again a minute later (a retry after a lost answer): the same answer, nothing charged
+    at('2026-07-02T12:01:00Z');
+    const again = await change(unlimited);
+    expect(again.body).toMatchObject({ retcode: 0, data: a.body.data });
+    expect(await changes(u.id, full)).toHaveLength(1);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 87.91, rentBills: 2 });
+
+    // a next-cycle change sent twice: one pending change, one history entry, nothing charged
+    const [c, d] = await Promise.all([change(yearly, 2), change(yearly, 2)]);
+    expect([c.body.retcode, d.body.retcode]).toEqual([0, 0]);
+    expect(d.body.data).toEqual(c.body.data);
+    expect((await changes(u.id, full)).map((h) => [Number(h.charge), h.planId])).toEqual([
+      [-80_000, unlimited],
+      [0, yearly],
+    ]);
+    expect(await ledgerOf(u.id)).toEqual({ balance: 87.91, rentBills: 2 });
   });
 });
 

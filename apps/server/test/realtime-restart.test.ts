@@ -6,13 +6,14 @@ import {
   CarrierError,
   type CarrierPort,
   type CarrierSink,
+  type HandOverLookup,
   type OutboundMessage,
 } from '../src/providers/carrier/port';
 import { SimulatedCarrier } from '../src/providers/carrier/simulator';
 import { SimulatedMail } from '../src/providers/mail/simulator';
 import { openTestDb, signIn, testEnv } from './helpers';
 import { credit, connect, inbox, money, textPayload, until, type ChatClientSocket } from './chat-support';
-import { assignNumber } from '../src/services/numbers';
+import { assignNumber } from '../src/services/rentals/numbers/assign';
 
 /**
  * A server dies in the middle of a send and another takes over on the same database: nothing is lost,
@@ -40,6 +41,9 @@ class DyingCarrier implements CarrierPort {
     // with an inner simulator the carrier accepted (and delivered) before the crash
     if (this.inner) await this.inner.sendMessage(m);
     return new Promise(() => {});
+  }
+  async lookupMessage(m: HandOverLookup) {
+    return this.inner ? this.inner.lookupMessage(m) : [];
   }
 }
 
@@ -113,7 +117,7 @@ describe('a restart in the middle of a send', () => {
     await first.app.close();
 
     // the new server takes the job over as soon as its lease ran out (here: at once, at its start)
-    const healthy = new CountingCarrier();
+    const healthy = new CountingCarrier(db);
     const second = await start(healthy);
     const sa2 = await open(second.url, a.token);
     const ia = inbox(sa2);
@@ -137,8 +141,8 @@ describe('a restart in the middle of a send', () => {
     await second.app.close();
   });
 
-  it('after the carrier accepted: the resumed send is handed over once more under the same key, by one server', async () => {
-    const accepted = new CountingCarrier();
+  it('after the carrier accepted: the resumed send finds it at the carrier and is not handed over again', async () => {
+    const accepted = new CountingCarrier(db);
     const dying = new DyingCarrier(accepted);
     const first = await start(dying);
     const a = await user(first.app, 'restart-c@example.com', '+14155550511', 1);
@@ -149,18 +153,26 @@ describe('a restart in the middle of a send', () => {
     await first.app.close();
 
     // two servers come up at once: only one of them takes the job over
-    const c2 = new CountingCarrier();
-    const c3 = new CountingCarrier();
+    const c2 = new CountingCarrier(db);
+    const c3 = new CountingCarrier(db);
     const second = await start(c2);
     const third = await start(c3);
     const sa2 = await open(second.url, a.token);
     const ia = inbox(sa2);
     sa2.emit('sendMessage', p);
     expect(await ia.next((m) => m.smsId === p.smsId)).toMatchObject({ status: 0 });
-    // the carrier deduplicates by the key (the simulator answers the same id)
-    expect([...c2.calls, ...c3.calls].map((m) => m.idempotencyKey)).toEqual([
-      accepted.calls[0]!.idempotencyKey,
-    ]);
+    // the new server asked the carrier first: it has the message, so nobody handed it over again
+    expect([...c2.calls, ...c3.calls]).toEqual([]);
+    const atCarrier = await db.query<{ sid: string }>(
+      `SELECT sid FROM carrier_simulator_messages WHERE request_key = $1`,
+      [accepted.calls[0]!.idempotencyKey],
+    );
+    expect(atCarrier).toHaveLength(1);
+    const [stored] = await db.query<{ status: number; carrier_id: string }>(
+      `SELECT status, carrier_id FROM messages WHERE sms_id = $1`,
+      [p.smsId],
+    );
+    expect(stored).toEqual({ status: 0, carrier_id: atCarrier[0]!.sid });
     expect((await money(db, a.id)).bills.filter((x) => x.type === 2)).toHaveLength(1);
     await second.app.close();
     await third.app.close();
@@ -178,7 +190,7 @@ describe('transient carrier errors', () => {
         return super.sendMessage(m);
       }
     }
-    const flaky = new Flaky();
+    const flaky = new Flaky(db);
     const { app, url } = await start(flaky);
     const a = await user(app, 'flaky-a@example.com', '+14155550521', 1);
     const s = await open(url, a.token);

@@ -10,6 +10,7 @@ import {
   type ChatClientSocket,
   type ListeningApp,
 } from './chat-support';
+import { rawQuery } from './helpers';
 
 /** The real-time channel with real socket.io clients: handshake, send, confirm, deliver, tabs, ledger. */
 let t: ListeningApp;
@@ -107,13 +108,49 @@ describe('sending a text between two accounts of the platform', () => {
     const long = textPayload(a.number, b.number, 'a'.repeat(161)); // 2 × 153
     const chinese = textPayload(a.number, b.number, '你好'.repeat(36)); // 72 UCS-2 units: 2 × 67
     const ext = textPayload(a.number, b.number, '€'.repeat(80)); // 160 septets: 1 segment
-    for (const p of [long, chinese, ext]) {
+    // at the boundaries an extension character (2 septets) or an emoji (a surrogate pair) is never cut:
+    // it moves whole to the next segment, so these take one segment more than their length / 153 (67)
+    const extSplit = textPayload(a.number, b.number, '€'.repeat(153)); // 76 + 76 + 1 characters: 3
+    const emojiSplit = textPayload(a.number, b.number, `${'a'.repeat(66)}😀${'a'.repeat(66)}`); // 66 | 😀 + 65 | 1: 3
+    const emoji = textPayload(a.number, b.number, '😀'.repeat(100)); // 33 emoji (66 units) a segment: 4
+    for (const p of [long, chinese, ext, extSplit, emojiSplit, emoji]) {
       sa.emit('sendMessage', p);
       expect((await ina.next((m) => m.smsId === p.smsId)).status).toBe(0);
     }
     const { balance, bills } = await money(t.db, a.accountId);
-    expect(bills.slice(0, 3).map((b) => b.charge)).toEqual([-80, -160, -160]);
-    expect(balance).toBe(10_000 - 400);
+    expect(bills.slice(0, 6).map((b) => [b.charge, b.options.count])).toEqual([
+      [-320, 4],
+      [-240, 3],
+      [-240, 3],
+      [-80, 1],
+      [-160, 2],
+      [-160, 2],
+    ]);
+    expect(balance).toBe(10_000 - 1200);
+    // both copies (A's sent, B's received on the platform) and a text from outside store the same count
+    await t.app.inject({
+      method: 'POST',
+      url: '/dev/inbound',
+      payload: { from: '+1 (212) 555-0100', to: `+${b.number}`, text: '€'.repeat(153) },
+    });
+    const copies = await rawQuery<{ smsId: string; sent: number; received: number }>(
+      t.db.q,
+      `SELECT a.sms_id AS "smsId", a.segments AS sent, b.segments AS received
+         FROM messages a JOIN messages b ON b.account_id = $2 AND b.sms_id = 'in:p' || a.id
+        WHERE a.account_id = $1 AND a.sms_id = ANY($3::text[]) ORDER BY a.id`,
+      [a.accountId, b.accountId, [extSplit.smsId, emojiSplit.smsId, emoji.smsId]],
+    );
+    expect(copies).toEqual([
+      { smsId: extSplit.smsId, sent: 3, received: 3 },
+      { smsId: emojiSplit.smsId, sent: 3, received: 3 },
+      { smsId: emoji.smsId, sent: 4, received: 4 },
+    ]);
+    const [fromOutside] = await rawQuery<{ segments: number }>(
+      t.db.q,
+      `SELECT segments FROM messages WHERE account_id = $1 AND other_full_number = '12125550100'`,
+      [b.accountId],
+    );
+    expect(fromOutside!.segments).toBe(3);
   });
 
   it('shows every message on both tabs of one account, sent and received', async () => {

@@ -12,7 +12,7 @@ import { migrate } from '../src/db/migrate';
 import { openPostgres } from '../src/db/postgres';
 import type { Database } from '../src/db';
 import { createSessionService } from '../src/services/sessions';
-import { assignNumber } from '../src/services/numbers';
+import { assignNumber } from '../src/services/rentals/numbers/assign';
 import { SimulatedMail } from '../src/providers/mail/simulator';
 import { openTestDb, rawQuery, testDbKind, testEnv, withQuery } from './helpers';
 import { connect, credit, inbox, money, textPayload, type ChatClientSocket } from './chat-support';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, Kicked } from '@numa/contract';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { sha256 } from '../src/lib/crypto';
 import { AccountStatus } from '../src/repositories/accounts';
 import { createSessionService, type SessionService } from '../src/services/sessions';
 import { client, signIn, testDbKind } from './helpers';
@@ -51,13 +52,17 @@ describe(`a session's family (${testDbKind})`, () => {
     const r = await a.get(endpoints.refreshToken.path);
     expect(r.body.retcode).toBe(0);
     const t2 = r.body.data.token as string;
-    // the old token, in its grace: ordinary calls only
+    const t3 = (await as(t.app, t2).get(endpoints.refreshToken.path)).body.data.token as string;
+    // the old tokens, in their grace: ordinary calls only
     expect(await retcodeOf(as(t.app, t1))).toBe(0);
     expect(await retcodeOf(as(t.app, t2))).toBe(0);
-    // the old token asks for another token: refused, and the family (t2 included) ends
+    expect(await retcodeOf(as(t.app, t3))).toBe(0);
+    // the oldest token asks for another token (its successor was replaced too): refused, and the
+    // family (t3 included) ends
     expect((await as(t.app, t1).get(endpoints.refreshToken.path)).body.retcode).toBe(100012);
     expect(await retcodeOf(as(t.app, t1))).toBe(100012);
     expect(await retcodeOf(as(t.app, t2))).toBe(100012);
+    expect(await retcodeOf(as(t.app, t3))).toBe(100012);
     expect(Kicked.parse(await kicked).retcode).toBe(100012);
     const live = await t.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM sessions s JOIN accounts a ON a.id = s.account_id
@@ -67,11 +72,13 @@ describe(`a session's family (${testDbKind})`, () => {
     expect(live).toEqual([{ n: 0 }]);
   });
 
-  it('two refreshes of one token at once mint at most one live token; logout ends every token of the family', async () => {
+  it('three refreshes of one token at once mint at most one live token; logout ends every token of the family', async () => {
     const a = await signIn(t.app, { email: email('race') });
     const t1 = a.token!;
     const answers = await Promise.all([1, 2, 3].map(() => as(t.app, t1).get(endpoints.refreshToken.path)));
-    const minted = answers.filter((x) => x.body.retcode === 0).map((x) => x.body.data.token as string);
+    const minted = [
+      ...new Set(answers.filter((x) => x.body.retcode === 0).map((x) => x.body.data.token as string)),
+    ];
     expect(minted.length).toBeLessThanOrEqual(1);
     const working = [];
     for (const tok of [t1, ...minted]) if ((await retcodeOf(as(t.app, tok))) === 0) working.push(tok);
@@ -85,6 +92,75 @@ describe(`a session's family (${testDbKind})`, () => {
     expect(await retcodeOf(as(t.app, b2))).toBe(0); // in its grace
     expect((await as(t.app, b3).post(endpoints.logout.path, {})).body.retcode).toBe(0);
     for (const tok of [b1, b2, b3]) expect(await retcodeOf(as(t.app, tok))).toBe(100012);
+  });
+});
+
+describe(`two tabs refreshing one token (${testDbKind})`, () => {
+  const refresh = (token: string) => as(t.app, token).get(endpoints.refreshToken.path);
+  /** The tokens of an account's family that still serve calls (live, or replaced and in their grace). */
+  const usable = (addr: string) =>
+    t.db.query<{ live: number; replaced: number }>(
+      `SELECT count(*) FILTER (WHERE s.revoked_at IS NULL)::int AS live,
+              count(*) FILTER (WHERE s.revoke_reason = 'refreshed')::int AS replaced
+         FROM sessions s JOIN accounts a ON a.id = s.account_id WHERE a.email = $1`,
+      [addr],
+    );
+  /** As if the replacement of `token` happened `seconds` earlier. */
+  const age = (token: string, seconds: number) =>
+    t.db.query(
+      `UPDATE sessions SET revoked_at = revoked_at - make_interval(secs => $2) WHERE token_hash = $1`,
+      [sha256(token), seconds],
+    );
+
+  it('two refreshes of one token at once both get the same new token, and the family lives on', async () => {
+    const addr = email('tabs');
+    const a = await signIn(t.app, { email: addr });
+    const t1 = a.token!;
+    const socket = await connect(t.url, t1);
+    sockets.push(socket);
+    let kicked = false;
+    socket.on('kicked', () => (kicked = true));
+
+    const [one, two] = await Promise.all([refresh(t1), refresh(t1)]);
+    expect([one.body.retcode, two.body.retcode]).toEqual([0, 0]);
+    const t2 = one.body.data.token as string;
+    expect(two.body.data.token).toBe(t2);
+    expect(t2).not.toBe(t1);
+    expect(await retcodeOf(as(t.app, t2))).toBe(0);
+    expect(await retcodeOf(as(t.app, t1))).toBe(0); // in its grace
+    expect(await usable(addr)).toEqual([{ live: 1, replaced: 1 }]);
+    // twelve hours later the two tabs do it again, with the new token
+    const [three, four] = await Promise.all([refresh(t2), refresh(t2)]);
+    expect(three.body.data.token).toBe(four.body.data.token);
+    expect(await retcodeOf(as(t.app, three.body.data.token as string))).toBe(0);
+    expect(await usable(addr)).toEqual([{ live: 1, replaced: 2 }]);
+    expect(kicked).toBe(false);
+    expect(socket.connected).toBe(true);
+  });
+
+  it('a replay after the grace, a second replay, or a replay of an older token still ends the family', async () => {
+    // after the replay window (30 s), yet within the replaced token's grace for ordinary calls (60 s)
+    const late = await signIn(t.app, { email: email('late') });
+    const l2 = (await refresh(late.token!)).body.data.token as string;
+    await age(late.token!, 31);
+    expect((await refresh(late.token!)).body.retcode).toBe(100012);
+    expect(await retcodeOf(as(t.app, l2))).toBe(100012);
+
+    // within the window, but the second tab was given the successor already
+    const twice = await signIn(t.app, { email: email('twice') });
+    const w2 = (await refresh(twice.token!)).body.data.token as string;
+    expect((await refresh(twice.token!)).body.data.token).toBe(w2);
+    expect((await refresh(twice.token!)).body.retcode).toBe(100012);
+    expect(await retcodeOf(as(t.app, w2))).toBe(100012);
+
+    // within the window, but its successor was itself replaced: the presented token is an older one
+    const older = await signIn(t.app, { email: email('older') });
+    const o2 = (await refresh(older.token!)).body.data.token as string;
+    const o3 = (await refresh(o2)).body.data.token as string;
+    expect((await refresh(older.token!)).body.retcode).toBe(100012);
+    expect(await retcodeOf(as(t.app, o3))).toBe(100012);
+    for (const addr of ['late', 'twice', 'older'].map(email))
+      expect(await usable(addr)).toEqual([{ live: 0, replaced: 0 }]);
   });
 });
 

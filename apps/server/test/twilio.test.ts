@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { retmsg } from '@numa/contract';
-import { twilioSignature } from '../src/providers/carrier/twilio';
+import { CarrierError } from '../src/providers/carrier/port';
+import { TwilioCarrier, twilioBasicAuth, twilioSignature } from '../src/providers/carrier/twilio';
 import { SimulatedNumberSupply } from '../src/providers/numbers';
 import { SimulatedSpeechToText } from '../src/providers/stt/simulator';
 import { simulatedRecording } from '../src/services/calls';
@@ -81,8 +82,58 @@ const available = (e164: string, country: string, caps = { voice: true, SMS: tru
   capabilities: caps,
 });
 
+/** A date as Twilio writes it in its resources (RFC 2822, e.g. 'Fri, 04 Sep 2015 22:54:39 +0000'). */
+const rfc2822 = (d: Date) => d.toUTCString().replace('GMT', '+0000');
+
 /**
- * What Twilio's API does for the calls we make: create a Message, serve an inbound message's media;
+ * A Message resource as Twilio documents it (the create answer and the list's entries; recorded from
+ * Twilio's API reference and its helper libraries' fixtures).
+ */
+function messageResource(o: {
+  sid: string;
+  from: string;
+  to: string;
+  body: string;
+  status: string;
+  created: Date;
+  errorCode?: number | null;
+  numMedia?: number;
+}) {
+  const later = new Date(o.created.getTime() + 2_000);
+  return {
+    account_sid: SID,
+    api_version: '2010-04-01',
+    body: o.body,
+    date_created: rfc2822(o.created),
+    // a message still queued has not been sent yet
+    date_sent: o.status === 'queued' || o.status === 'accepted' ? null : rfc2822(later),
+    date_updated: rfc2822(o.status === 'queued' ? o.created : later),
+    direction: 'outbound-api',
+    error_code: o.errorCode ?? null,
+    error_message: null,
+    from: o.from,
+    messaging_service_sid: null,
+    num_media: String(o.numMedia ?? 0),
+    num_segments: '1',
+    price: o.status === 'queued' ? null : '-0.00790',
+    price_unit: 'USD',
+    sid: o.sid,
+    status: o.status,
+    subresource_uris: {
+      media: `${API}/Messages/${o.sid}/Media.json`,
+      feedback: `${API}/Messages/${o.sid}/Feedback.json`,
+    },
+    to: o.to,
+    uri: `${API}/Messages/${o.sid}.json`,
+  };
+}
+type TwilioMessage = ReturnType<typeof messageResource>;
+/** The account's messages at Twilio: what the fake created, and recorded ones a test puts there. */
+const twilioMessages: TwilioMessage[] = [];
+
+/**
+ * What Twilio's API does for the calls we make: create a Message, list Messages (filtered by From and
+ * To, newest first, paged), serve an inbound message's media;
  * search, buy, list and release numbers; serve a recording.
  */
 async function startFake() {
@@ -184,6 +235,34 @@ async function startFake() {
       res.writeHead(200, { 'content-type': 'audio/x-wav' });
       return res.end(recording);
     }
+    if (req.method === 'GET' && url.pathname === `${API}/Messages.json`) {
+      // Twilio's list: filtered by From and To, newest first, in pages of PageSize with a next_page_uri
+      const size = Math.min(1000, Number(q.get('PageSize') ?? 50));
+      const page = Number(q.get('Page') ?? 0);
+      const all = twilioMessages
+        .filter((m) => (!q.get('From') || m.from === q.get('From')) && (!q.get('To') || m.to === q.get('To')))
+        .sort((x, y) => Date.parse(y.date_created) - Date.parse(x.date_created));
+      const items = all.slice(page * size, (page + 1) * size);
+      const at = (n: number) => {
+        const u = new URLSearchParams(q);
+        u.set('PageSize', String(size));
+        u.set('Page', String(n));
+        if (n > 0) u.set('PageToken', `PASM${String(n).padStart(32, '0')}`);
+        else u.delete('PageToken');
+        return `${API}/Messages.json?${u}`;
+      };
+      return json(200, {
+        end: page * size + Math.max(0, items.length - 1),
+        first_page_uri: at(0),
+        messages: items,
+        next_page_uri: (page + 1) * size < all.length ? at(page + 1) : null,
+        page,
+        page_size: size,
+        previous_page_uri: page > 0 ? at(page - 1) : null,
+        start: page * size,
+        uri: at(page),
+      });
+    }
     if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${SID}/Messages.json`)
       return json(404, { code: 20404, message: 'Not found', status: 404 });
     const to = form.get('To') ?? '';
@@ -197,21 +276,20 @@ async function startFake() {
     if (to === '+12125550500' && received.filter((r) => r.form.get('To') === to).length === 1)
       return json(503, { message: 'Service Unavailable', status: 503 });
     const sid = `SM${(++seq).toString(16).padStart(32, '0')}`;
-    return json(201, {
+    const created = messageResource({
       sid,
-      account_sid: SID,
+      from: form.get('From') ?? MSID,
       to,
-      from: form.get('From'),
-      body: form.get('Body'),
+      body: form.get('Body') ?? '',
       status: 'queued',
-      num_segments: '1',
-      num_media: String(form.getAll('MediaUrl').length),
-      direction: 'outbound-api',
-      api_version: '2010-04-01',
-      error_code: null,
-      error_message: null,
-      uri: `/2010-04-01/Accounts/${SID}/Messages/${sid}.json`,
+      created: new Date(),
+      numMedia: form.getAll('MediaUrl').length,
     });
+    twilioMessages.push(created);
+    // accepted, but the answer is lost on the way back (a gateway timeout): the message exists at Twilio
+    if (to === '+12125550600' && received.filter((r) => r.form.get('To') === to).length === 1)
+      return json(504, { message: 'Gateway Timeout', status: 504 });
+    return json(201, created);
   });
   await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
   fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
@@ -457,8 +535,42 @@ describe('outbound through the Messages REST call', () => {
     const busy = textPayload(a.number, '12125550500', 'after an outage');
     s.emit('sendMessage', busy);
     expect(await i.next((m) => m.smsId === busy.smsId)).toMatchObject({ status: 0 });
-    expect(received.filter((r) => r.form.get('To') === '+12125550500')).toHaveLength(2);
+    // the second try asked Twilio first (its list for this sender and recipient): it had nothing, so it sent
+    const calls = received.filter(
+      (r) => r.url.includes('12125550500'.slice(1)) || r.form.get('To') === '+12125550500',
+    );
+    expect(calls.map((r) => r.method)).toEqual(['POST', 'GET', 'POST']);
+    expect(new URL(calls[1]!.url, 'http://x').searchParams.get('From')).toBe(`+${a.number}`);
     expect((await money(t.db, a.accountId)).balance).toBe(10_000 - 80);
+  });
+
+  it('a hand-over Twilio accepted but whose answer was lost is found in its list, not sent again', async () => {
+    const a = await makeUser(t, { number: '+14155550616', balance: 1 });
+    const s = await open(a.token);
+    const i = inbox(s);
+    const p = textPayload(a.number, '12125550600', 'accepted, answer lost');
+    s.emit('sendMessage', p);
+    expect(await i.next((m) => m.smsId === p.smsId)).toMatchObject({ status: 0 });
+    const posts = received.filter((r) => r.method === 'POST' && r.form.get('To') === '+12125550600');
+    expect(posts).toHaveLength(1);
+    const atTwilio = twilioMessages.filter((m) => m.to === '+12125550600');
+    expect(atTwilio).toHaveLength(1);
+    const [row] = await t.db.query<{ carrierId: string }>(
+      `SELECT carrier_id AS "carrierId" FROM messages WHERE sms_id = $1`,
+      [p.smsId],
+    );
+    expect(row!.carrierId).toBe(atTwilio[0]!.sid);
+    // charged once, nothing refunded; Twilio's later status reports find the message
+    const { balance, bills } = await money(t.db, a.accountId);
+    expect(balance).toBe(10_000 - 80);
+    expect(bills.filter((b) => b.type === 8)).toHaveLength(0);
+    await balanceOf(a.accountId);
+    const report = await webhook(
+      '/carrier/twilio/status',
+      statusCallback(row!.carrierId, 'undelivered', '+12125550600', `+${a.number}`, '30003'),
+    );
+    expect(report.statusCode).toBe(204);
+    expect(await i.next((m) => m.smsId === p.smsId && m.status === 2)).toMatchObject({ retcode: 300036 });
   });
 
   it('hands an MMS picture to Twilio as a signed link only Twilio can use', async () => {
@@ -502,6 +614,106 @@ describe('outbound through the Messages REST call', () => {
     expect(call.form.get('MessagingServiceSid')).toBe(MSID);
     expect(call.form.get('From')).toBeNull();
     expect(call.form.get('Body')).toMatch(/\d{4}/);
+  });
+});
+
+describe("lookup of a hand-over of unknown outcome (Twilio's Messages list)", () => {
+  const from = '+14155550690';
+  const to = '+12125550690';
+  const carrier = () =>
+    new TwilioCarrier({ accountSid: SID, authToken: TOKEN, webhookBaseUrl: BASE, apiBaseUrl: fakeUrl });
+  const sent = Date.now() - 600_000;
+  const at = (msAgo: number) => new Date(Date.now() - msAgo);
+  const lookup = (text: string) =>
+    carrier().lookupMessage({
+      from: from.slice(1),
+      to: to.slice(1),
+      text,
+      media: [],
+      idempotencyKey: 'msg-1',
+      since: new Date(sent),
+    });
+  let n = 0;
+  const put = (o: Partial<Parameters<typeof messageResource>[0]> & { body: string; created: Date }) => {
+    const m = messageResource({
+      sid: `SM${(0xabc000 + ++n).toString(16).padStart(32, '0')}`,
+      from,
+      to,
+      status: 'delivered',
+      ...o,
+    });
+    twilioMessages.push(m);
+    return m;
+  };
+
+  it('pages through the conversation until it is older than the window; matches the text, created since the message', async () => {
+    // 250 newer messages of the conversation, then ours (and its failed twin), then a day of older ones
+    for (let k = 0; k < 250; k++) put({ body: `other ${k}`, created: at(1_000 * (k + 1)) });
+    const mine = put({ body: 'see you at 5', created: at(300_000), status: 'sent' });
+    const failed = put({ body: 'see you at 5', created: at(290_000), status: 'failed', errorCode: 21610 });
+    put({ body: 'see you at 5', created: at(2 * 86_400_000) });
+    for (let k = 0; k < 400; k++) put({ body: `older ${k}`, created: at(86_400_000 + 1_000 * k) });
+    const before = received.length;
+    const found = await lookup('see you at 5');
+    expect(found).toEqual([
+      { id: mine.sid, at: new Date(Date.parse(mine.date_created)) },
+      {
+        id: failed.sid,
+        at: new Date(Date.parse(failed.date_created)),
+        failed: { reason: 'Twilio: failed (error 21610)', errorCode: '21610', retcode: 300031 },
+      },
+    ]);
+    const gets = received.slice(before);
+    // pages of 200: the third holds nothing in the window, so the fourth is not read
+    expect(gets.map((r) => new URL(r.url, 'http://x').searchParams.get('Page') ?? '0')).toEqual([
+      '0',
+      '1',
+      '2',
+    ]);
+    expect(gets.every((r) => r.method === 'GET' && r.auth === twilioBasicAuth(SID, TOKEN))).toBe(true);
+    const first = new URL(gets[0]!.url, 'http://x');
+    expect(first.pathname).toBe(`${API}/Messages.json`);
+    expect(Object.fromEntries(first.searchParams)).toEqual({ From: from, To: to, PageSize: '200' });
+    // a text Twilio does not have in the window: nothing (the message may be handed over)
+    expect(await lookup('not sent')).toEqual([]);
+  });
+
+  it('cannot tell when Twilio does not answer: a transient error, nothing decided', async () => {
+    const down = new TwilioCarrier({
+      accountSid: SID,
+      authToken: 'wrong',
+      webhookBaseUrl: BASE,
+      apiBaseUrl: fakeUrl,
+    });
+    const err = await down
+      .lookupMessage({
+        from: '14155550690',
+        to: '12125550690',
+        text: 'x',
+        media: [],
+        idempotencyKey: 'msg-1',
+        since: new Date(),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CarrierError);
+    expect((err as CarrierError).permanent).toBe(false);
+    const gone = new TwilioCarrier({
+      accountSid: SID,
+      authToken: TOKEN,
+      webhookBaseUrl: BASE,
+      apiBaseUrl: 'http://127.0.0.1:1',
+    });
+    const unreachable = await gone
+      .lookupMessage({
+        from: '14155550690',
+        to: '12125550690',
+        text: 'x',
+        media: [],
+        idempotencyKey: 'msg-1',
+        since: new Date(),
+      })
+      .catch((e: unknown) => e);
+    expect((unreachable as CarrierError).permanent).toBe(false);
   });
 });
 

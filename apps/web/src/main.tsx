@@ -1,7 +1,7 @@
 import './lib/zod';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { brand } from './lib/config';
+import { brand, config } from './lib/config';
 import { i18nReady } from './lib/i18n';
 import { redirectMobile } from './lib/mobile';
 import { App } from './app/App';
@@ -13,6 +13,8 @@ function applyBrand() {
   for (const [k, v] of Object.entries(brand.colors))
     root.style.setProperty(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
   root.dataset.brand = brand.id;
+  // a demo deployment: the page makes room for its banner above every screen (styles.css)
+  if (config.demo) root.dataset.demo = '';
 }
 
 if (!redirectMobile()) {
@@ -25,4 +27,18 @@ if (!redirectMobile()) {
       </StrictMode>,
     ),
   );
+  // the service worker (issue 23), once the page has loaded; what watches it for a new build and
+  // for notification clicks is a chunk of its own, loaded only on a page the worker controls (a
+  // first visit has no old build to replace), so a first load fetches nothing more
+  const startWorker = () => {
+    if (import.meta.env.DEV || !navigator.serviceWorker) return;
+    void navigator.serviceWorker.register('/sw.js').then(
+      (reg) => {
+        if (navigator.serviceWorker.controller) void import('./lib/pwa').then((m) => m.watchWorker(reg));
+      },
+      () => {},
+    );
+  };
+  if (document.readyState === 'complete') startWorker();
+  else window.addEventListener('load', startWorker, { once: true });
 }

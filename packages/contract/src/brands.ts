@@ -4,7 +4,13 @@ import type { BrandId, Lang } from './common';
 export const railTabs = ['chats', 'verification', 'numbers', 'contacts', 'tabAccount'] as const;
 export type RailTab = (typeof railTabs)[number];
 
-/** Account-tab panels (spec 000 §2 Account tab, spec 001 §2), in menu order. */
+/**
+ * Account-tab panels (spec 000 §2 Account tab, spec 001 §2), in menu order. Decided (issue 19 §4):
+ * the verification-code brand's two panels, which the spec calls numberManagement and
+ * subscriptionHistory, are `codeNumbers` and `codeHistory` (the verification numbers kept and their
+ * history), so they are not mistaken for the numbers tab's rented numbers; the old names still open
+ * them (`legacyAccountPanels`, for links saved before).
+ */
 export const accountPanels = [
   'profile',
   'rates',
@@ -13,12 +19,21 @@ export const accountPanels = [
   'billHistory',
   'sms',
   'call',
-  'numberManagement',
-  'subscriptionHistory',
+  'codeNumbers',
+  'codeHistory',
   'invite',
   'redeemCode',
+  'notifications',
+  'developer',
+  'templates',
 ] as const;
 export type AccountPanel = (typeof accountPanels)[number];
+
+/** The spec's names of the panels renamed above, and the panel each now opens. */
+export const legacyAccountPanels: Readonly<Record<string, AccountPanel>> = {
+  numberManagement: 'codeNumbers',
+  subscriptionHistory: 'codeHistory',
+};
 
 export interface TopUpPreset {
   /** Amount in the brand's unit. */
@@ -30,8 +45,12 @@ export interface TopUpPreset {
 export interface Brand {
   id: BrandId;
   name: Record<Lang, string>;
-  /** Balance unit: label after the amount, or a symbol before it. */
-  currency: { symbol: string | null; label: Record<Lang, string>; decimals: 2 | 4 };
+  /**
+   * Balance unit: label after the amount, or a symbol before it; `code` is the money it is bought
+   * and priced in (top-up product ids `card_web_<code>_10`, rates): one place, never derived from
+   * the brand's id (issue 19 §4).
+   */
+  currency: { code: 'usd' | 'cny'; symbol: string | null; label: Record<Lang, string>; decimals: 2 | 4 };
   /** Locale forced by default (spec: Chinese for two brands); null = `?country=cn`, then the browser. */
   defaultLocale: Lang | null;
   hideLanguageSwitch: boolean;
@@ -85,7 +104,7 @@ const dollarPresets: readonly TopUpPreset[] = [
   { amount: 50, bonus: 6 },
   { amount: 100, bonus: 13 },
 ];
-const dollar = { symbol: '$', label: { en: 'Dollars', zh: '美元' }, decimals: 4 } as const;
+const dollar = { code: 'usd', symbol: '$', label: { en: 'Dollars', zh: '美元' }, decimals: 4 } as const;
 const dollarTopUp = {
   presets: dollarPresets,
   custom: { min: 11, max: 200, default: 200 },
@@ -111,11 +130,11 @@ export const brands: Record<BrandId, Brand> = {
   numa: {
     id: 'numa',
     name: { en: 'Numa', zh: 'Numa' },
-    currency: { symbol: null, label: { en: 'Coins', zh: '金币' }, decimals: 4 },
+    currency: { code: 'usd', symbol: null, label: { en: 'Coins', zh: '金币' }, decimals: 4 },
     defaultLocale: null,
     hideLanguageSwitch: false,
     hiddenTabs: [],
-    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    hiddenAccountPanels: ['codeNumbers', 'codeHistory'],
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
@@ -147,7 +166,7 @@ export const brands: Record<BrandId, Brand> = {
     defaultLocale: null,
     hideLanguageSwitch: false,
     hiddenTabs: [],
-    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    hiddenAccountPanels: ['codeNumbers', 'codeHistory'],
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
@@ -173,7 +192,7 @@ export const brands: Record<BrandId, Brand> = {
     defaultLocale: null,
     hideLanguageSwitch: false,
     hiddenTabs: [],
-    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    hiddenAccountPanels: ['codeNumbers', 'codeHistory'],
     vipBadge: true,
     bannerAd: true,
     frontPage: 'default',
@@ -199,7 +218,7 @@ export const brands: Record<BrandId, Brand> = {
     defaultLocale: null,
     hideLanguageSwitch: false,
     hiddenTabs: ['verification'],
-    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    hiddenAccountPanels: ['codeNumbers', 'codeHistory'],
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',
@@ -252,11 +271,11 @@ export const brands: Record<BrandId, Brand> = {
   cloudnumber: {
     id: 'cloudnumber',
     name: { en: 'CloudNumber', zh: '云号码' },
-    currency: { symbol: null, label: { en: '云币', zh: '云币' }, decimals: 2 },
+    currency: { code: 'cny', symbol: null, label: { en: '云币', zh: '云币' }, decimals: 2 },
     defaultLocale: 'zh',
     hideLanguageSwitch: true,
     hiddenTabs: ['verification', 'contacts'],
-    hiddenAccountPanels: ['numberManagement', 'subscriptionHistory'],
+    hiddenAccountPanels: ['codeNumbers', 'codeHistory'],
     vipBadge: false,
     bannerAd: false,
     frontPage: 'default',

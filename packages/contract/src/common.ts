@@ -24,7 +24,9 @@ export const qNum = z
   .union([z.number().finite(), z.string().regex(/^-?\d{1,15}(\.\d{1,8})?$/, 'Expected a number')])
   .transform((v) => Number(v));
 /** A 0/1 flag as number or string. */
-export const qFlag = z.union([z.literal(0), z.literal(1), z.enum(['0', '1'])]).transform((v) => Number(v) as 0 | 1);
+export const qFlag = z
+  .union([z.literal(0), z.literal(1), z.enum(['0', '1'])])
+  .transform((v) => Number(v) as 0 | 1);
 
 /** Query parameters added to every call by the client (spec 000 §7). */
 export const CommonQuery = z.object({
@@ -37,9 +39,15 @@ export const commonQueryKeys = ['t', 'webVersion', 'languagecode'] as const;
 export const platformKey = 'platform' as const;
 
 /** A country calling code without '+': 1 to 4 digits. */
-export const TelCode = z.string().trim().regex(/^\d{1,4}$/, 'Country code must be 1 to 4 digits');
+export const TelCode = z
+  .string()
+  .trim()
+  .regex(/^\d{1,4}$/, 'Country code must be 1 to 4 digits');
 /** A national number: digits only. */
-export const NationalNumber = z.string().trim().regex(/^\d{4,15}$/, 'Phone number must be digits');
+export const NationalNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{4,15}$/, 'Phone number must be digits');
 /** A full number: country code and national number, digits only, no '+' (E.164 without the plus). */
 export const FullNumber = z.string().regex(/^\d{5,16}$/, 'Expected a full phone number (digits)');
 export const Email = z
@@ -110,9 +118,15 @@ export type Direction = z.infer<typeof Direction>;
  * A media or document URL the server gave out: absolute http(s), or a path on the API host
  * (`/media/…`, the local media store).
  */
-export const MediaUrl = z.string().max(2048).regex(/^(https?:\/\/|\/)\S+$/, 'Expected a URL');
+export const MediaUrl = z
+  .string()
+  .max(2048)
+  .regex(/^(https?:\/\/|\/)\S+$/, 'Expected a URL');
 /** A URL the client passes (return_url): absolute http(s) only. */
-export const HttpUrl = z.string().max(2048).regex(/^https?:\/\/\S+$/, 'Expected an http(s) URL');
+export const HttpUrl = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/\S+$/, 'Expected an http(s) URL');
 
 /**
  * Number countries and code-receiving countries (`code`): ISO 3166-1 alpha-2 in upper case, or the

@@ -2,22 +2,75 @@
  * Business constants and limits (spec 000 §9 and spec 001 §9), plus the sign-in rules of the
  * foundation issue. One place; server and client both read them.
  */
-export const constants = {
-  // --- sign-in and verification codes ---
+/**
+ * The sign-in codes: the one-time codes sent by SMS or e-mail to sign in or to verify an address
+ * (issue 19 §4: not the paid verification codes, which are `codes`).
+ */
+const signin = {
   codeLength: { phone: 4, email: 6 },
   codeTtlMs: 10 * 60 * 1000,
-  codeMaxWrongTries: 5,
+  maxWrongTries: 5,
   resendCountdownS: 60,
   /** Code sends allowed per address per hour, and per IP per hour, before a captcha or 100015. */
-  codeSendsPerAddressPerHour: 5,
-  codeSendsPerIpPerHour: 20,
+  sendsPerAddressPerHour: 5,
+  sendsPerIpPerHour: 20,
   /**
    * Wrong codes per address (phone or e-mail, per brand) in any 24 hours, across sign-in and verify
    * (issue 9, hole 4). At the cap every check and send for the address answers 100030 until the
    * oldest wrong try is a day old. A 4-digit code then takes ln 2 / -ln(1 - 1/10^4) ≈ 6,931 guesses
    * for a 50 % chance, ≈ 693 days (1.9 years) at 10 a day; it was ≈ 11.5 days at 25 an hour.
    */
-  codeWrongTriesPerAddressPerDay: 10,
+  wrongTriesPerAddressPerDay: 10,
+} as const;
+
+/** The paid verification codes: numbers locked for an app's code, kept by the month, their history. */
+const codes = {
+  /** Phone-option numberType (spec 001 §3): 1 may be subscribed, 2 no subscribe button. */
+  numberTypes: { subscribable: 1, temporary: 2 },
+  /** subStatus of verification numbers (spec 001 §4). */
+  subStatus: { notSubscribed: 0, subscribed: 1 },
+  /** A locked code number stays locked for the polling window: 180 polls of 5 s (spec 001 §9). */
+  lockMs: 15 * 60 * 1000,
+  /** Decided: live code locks one account may hold at once (so nobody empties the pool). */
+  maxLiveLocks: 3,
+  /** A verification number lasts a month unless subscribed (spec 001 §9). */
+  numberValidityDays: 30,
+  /** Verification-history types (spec 001 §3: 1, 2, 100; names decided). 100 offers re-subscribe. */
+  historyTypes: { subscribe: 1, renew: 2, expired: 100 },
+  /** The receive panel's polling: this many polls, this far apart (spec 001 §9), and the hint's minutes. */
+  pollCounter: 180,
+  pollIntervalMs: 5000,
+  hintMinutes: 15,
+} as const;
+
+/** What is paid by the period (rented numbers): renewal grace, restore window, subscription history. */
+const rentals = {
+  /** Subscription-history types (spec 001 §3: 1, 2, 3, 5, 6, 7, 100; names decided). 100 offers re-subscribe. */
+  historyTypes: {
+    subscribe: 1,
+    renew: 2,
+    changePlan: 3,
+    unsubscribe: 5,
+    refund: 6,
+    resubscribe: 7,
+    expired: 100,
+  },
+  /**
+   * Renewals (decided): a rent that cannot be paid on its date is retried daily for this many days
+   * (the number keeps working and the user is told, by socket and e-mail); then the number is reclaimed
+   * (history type 100).
+   */
+  graceDays: 7,
+  /** A reclaimed number may be re-subscribed for this many days after it was reclaimed, while nobody else holds it (decided). */
+  restoreDays: 30,
+} as const;
+
+export const constants = {
+  signin,
+  codes,
+  rentals,
+
+  // --- sign-in (captcha and session; the sign-in codes are constants.signin) ---
   /** Captcha: wrong answers before the client locks (spec 001 §8), and lifetime. */
   captchaFailuresBeforeLock: 3,
   /**
@@ -55,6 +108,16 @@ export const constants = {
   localCacheMonths: 4,
   chatListMonths: 4,
   messagePageSize: 500,
+  /** Message search (issue 22 §1): results per page, the longest query, and terms per query. */
+  searchPageSize: 20,
+  searchQueryMax: 100,
+  searchTermsMax: 8,
+  /** A search hit's snippet: about this many characters around the first match. */
+  searchSnippetChars: 120,
+  /** Saved replies (issue 22 §3): how many an account keeps, and their name's and text's lengths. */
+  templatesMax: 50,
+  templateNameMax: 40,
+  templateTextMax: 1000,
   nearBottomPx: 200,
   phoneMinDigits: 5,
   phoneKeepLastChars: 11,
@@ -119,10 +182,6 @@ export const constants = {
   seeMoreDebounceMs: 1000,
   paymentHistoryDecimals: 2,
 
-  // --- code receiving ---
-  codePollCounter: 180,
-  codePollIntervalMs: 5000,
-  codeHintMinutes: 15,
   codeNumberSearchAbove: 4,
   codeNumberListHeight: 180,
 
@@ -141,6 +200,13 @@ export const constants = {
   /**
    * Bill (ledger row) type codes (spec 001 §9: 1 recharge, 2 to 10 various charges, 50 SIM or plan
    * order). Decided names for 2..10. A bill's `charge` is the signed balance change.
+   * Ours (issue 18, money going back through the payment provider): 11 a top-up refunded to the payer
+   * (provider refund, or the operator's `payment refund`), 12 a chargeback (the payer disputed the
+   * top-up with their bank), 13 a chargeback reversed (the dispute was won: the money comes back),
+   * 14 a refund reversed (a refund that failed after it was debited: the money comes back). Only 11
+   * and 12 (and an operator's adjustment, 9) may take a balance below zero. Their options: amount
+   * (the top-up money part), gift (the bonus part), purchaseMethod, orderId. Labels in both
+   * languages: `billTypeLabel`.
    */
   billTypes: {
     recharge: 1,
@@ -153,6 +219,10 @@ export const constants = {
     refund: 8,
     adjustment: 9,
     redeemBonus: 10,
+    topUpRefund: 11,
+    chargeback: 12,
+    chargebackReversed: 13,
+    refundReversed: 14,
     simOrPlanOrder: 50,
   },
   /** Payment order states (ours: cancelPayment / queryPaymentStatus). */
@@ -210,28 +280,8 @@ export const constants = {
   /** How long a crypto transfer may take (spec 001 §9: up to 48 hours). */
   cryptoSettleMaxMs: 48 * 3600 * 1000,
 
-  /** Subscription-history types (spec 001 §3: 1, 2, 3, 5, 6, 7, 100; names decided). 100 offers re-subscribe. */
-  subscriptionHistoryTypes: {
-    subscribe: 1,
-    renew: 2,
-    changePlan: 3,
-    unsubscribe: 5,
-    refund: 6,
-    resubscribe: 7,
-    expired: 100,
-  },
-  /**
-   * Renewals (decided): a rent that cannot be paid on its date is retried daily for this many days
-   * (the number keeps working and the user is told, by socket and e-mail); then the number is reclaimed
-   * (history type 100).
-   */
-  numberGraceDays: 7,
-  /** A reclaimed number may be re-subscribed for this many days after it was reclaimed, while nobody else holds it (decided). */
-  numberRestoreDays: 30,
   /** How many free numbers getVirtualPhoneByAreaCode lists (decided). */
   numbersPerArea: 10,
-  /** Verification-history types (spec 001 §3: 1, 2, 100; names decided). 100 offers re-subscribe. */
-  verificationHistoryTypes: { subscribe: 1, renew: 2, expired: 100 },
   /** SIM / plan order card types (spec 001 §9: 1 eSIM, 2, 3; 2 and 3 decided). */
   cardTypes: { esim: 1, physicalSim: 2, planOnly: 3 },
   /** Plan validity types (spec 001 §9: 1 to 4; meanings decided). */
@@ -253,16 +303,6 @@ export const constants = {
   planRentPeriods: ['month', 'quarter', 'year'],
   /** Plan charge types (decided): 1 a rent per period, 2 pay as you go. */
   planChargeTypes: { periodRent: 1, payAsYouGo: 2 },
-  /** Phone-option numberType (spec 001 §3): 1 may be subscribed, 2 no subscribe button. */
-  codeNumberTypes: { subscribable: 1, temporary: 2 },
-  /** subStatus of verification numbers (spec 001 §4). */
-  subStatus: { notSubscribed: 0, subscribed: 1 },
-  /** A locked code number stays locked for the polling window: 180 polls of 5 s (spec 001 §9). */
-  codeLockMs: 15 * 60 * 1000,
-  /** Decided: live code locks one account may hold at once (so nobody empties the pool). */
-  codeMaxLiveLocks: 3,
-  /** A verification number lasts a month unless subscribed (spec 001 §9). */
-  codeNumberValidityDays: 30,
 
   // --- messages and real time ---
   messageTypes: ['sms', 'mms', 'verificationCode', 'voicemail', 'push', '5sim'],

@@ -36,7 +36,12 @@ export interface EndpointDef<
   readonly summary: string;
 }
 
-export const defineEndpoint = <M extends HttpMethod, I extends z.ZodType, O extends z.ZodType, A extends Access>(
+export const defineEndpoint = <
+  M extends HttpMethod,
+  I extends z.ZodType,
+  O extends z.ZodType,
+  A extends Access,
+>(
   def: EndpointDef<M, I, O, A>,
 ): EndpointDef<M, I, O, A> => def;
 

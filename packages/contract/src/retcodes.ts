@@ -188,6 +188,14 @@ export const retcodeTable = {
       'Too many wrong codes for this phone or e-mail today (ours, the login catalogue\'s "max retries"; issue 9): no code is checked or sent for it until the day window passes.',
     ours: true,
   },
+  100031: {
+    key: 'emailUnavailable',
+    http: 400,
+    silent: false,
+    meaning:
+      'No mail provider on this deployment (MAIL=none, issue 18): no code is sent to an e-mail address, for sign-in or for proving one; the caller uses a phone number. Told before any captcha.',
+    ours: true,
+  },
   200018: { key: 'accountDeleted', http: 401, silent: false, meaning: 'Account deleted: log out.' },
   200025: {
     key: 'rechargeAmountNotAllowed',

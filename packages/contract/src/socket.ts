@@ -124,6 +124,8 @@ export const ReceiveMessage = z.object({
   highlightTarget: z.string(),
   highlightText: z.string(),
   retcode: z.number().int().optional(),
+  /** Ours (issue 21): the outgoing message was delivered (pushed again when the carrier reports it). */
+  delivered: z.literal(true).optional(),
 });
 export type ReceiveMessage = z.infer<typeof ReceiveMessage>;
 
@@ -154,6 +156,8 @@ export type RenewalFailedEvent = z.infer<typeof RenewalFailedEvent>;
 /** socket.io typings: `io<ServerToClientEvents, ClientToServerEvents>()`. */
 export interface ClientToServerEvents {
   sendMessage: (payload: z.input<typeof SendPayload>) => void;
+  /** issue 23: what the visible page shows (push.ts ViewingEvent) */
+  viewing: (event: { chat: string | null }) => void;
 }
 export interface ServerToClientEvents {
   receiveMessage: (message: ReceiveMessage) => void;

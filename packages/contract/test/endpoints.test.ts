@@ -123,7 +123,7 @@ const lockedPhone = {
   canSub: 1,
   subStatus: 0,
   canSendCodeSms: true,
-  expireTime: t0 + constants.codeLockMs,
+  expireTime: t0 + constants.codes.lockMs,
 };
 const smsItem = { text: 'Your code is 123456', date: t0, charge: 0.1, smsId: 's-1', code: '123456' };
 const verificationNumber = {
@@ -204,7 +204,14 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { all: '1' },
     validOutput: {
       virtualPhones: [
-        { telCode: '1', phone: '4155550123', paymentDate: '2026-02-01', monthRent: 4.09, planId: 3 },
+        {
+          telCode: '1',
+          phone: '4155550123',
+          paymentDate: '2026-02-01',
+          monthRent: 4.09,
+          planId: 3,
+          autoRenew: true,
+        },
       ],
       canForward: true,
       canVoicemail: true,
@@ -254,6 +261,44 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { media: 'ftp://example.com/a.mp3' },
     validOutput: { text: 'Call me back' },
     invalidOutput: { text: null },
+  },
+  searchMessages: {
+    validInput: { q: ' 验证码 ', cursor: 'eyJkIjoxfQ' },
+    invalidInput: { q: '   ' },
+    validOutput: {
+      results: [
+        {
+          smsId: 'in:abc',
+          date: t0,
+          ownFullNumber: own,
+          otherFullNumber: other,
+          direction: 'in',
+          type: 'sms',
+          snippet: '您的验证码是 1234',
+          marks: [[2, 5]],
+        },
+      ],
+      nextCursor: null,
+    },
+    invalidOutput: { results: [{ smsId: 'x', snippet: 'a' }], nextCursor: null },
+  },
+  getTemplates: {
+    validInput: {},
+    invalidInput: { id: '1' },
+    validOutput: { templates: [{ id: '1', name: 'Hours', text: 'We open at 9.' }], max: 50 },
+    invalidOutput: { templates: [{ id: 1, name: 'Hours', text: 'x' }], max: 50 },
+  },
+  saveTemplate: {
+    validInput: { name: ' Hours ', text: 'We open at 9.' },
+    invalidInput: { name: '', text: 'x' },
+    validOutput: { template: { id: '7', name: 'Hours', text: 'We open at 9.' } },
+    invalidOutput: { template: { name: 'Hours' } },
+  },
+  delTemplate: {
+    validInput: { id: '7' },
+    invalidInput: { id: 'abc' },
+    validOutput: { deleted: true },
+    invalidOutput: { deleted: 'yes' },
   },
   getAdConfig: {
     validInput: {},
@@ -408,11 +453,10 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { productid: 'paypal_web_usd_CUSTOM' },
     validOutput: {
       orderId: 'o4',
-      transactionId: 'o4',
-      formAction: 'https://www.paypal.com/cgi-bin/webscr',
-      formFields: { cmd: '_s-xclick', rm: '1' },
+      transactionId: '5O190127TN364715T',
+      paymentUrl: 'https://www.paypal.com/checkoutnow?token=5O190127TN364715T',
     },
-    invalidOutput: { orderId: 'o4', transactionId: 'o4', formAction: 'x', formFields: { rm: 1 } },
+    invalidOutput: { orderId: 'o4', transactionId: '5O190127TN364715T', paymentUrl: '' },
   },
   etherPayPaySubmit: {
     validInput: { productid: 'crypto_web_usd_50', currency: 'USDC', network: 'Polygon' },
@@ -494,7 +538,7 @@ const fixtures: Record<EndpointName, Fixture> = {
       nextPage: null,
     },
     invalidOutput: {
-      list: [{ _id: 'b1', type: 11, charge: 0, beforeBalance: 1, afterBalance: 1, date: t0, options: {} }],
+      list: [{ _id: 'b1', type: 99, charge: 0, beforeBalance: 1, afterBalance: 1, date: t0, options: {} }],
       nextPage: null,
     },
   },
@@ -629,7 +673,11 @@ const fixtures: Record<EndpointName, Fixture> = {
           telCode: '1',
           nameNcode: 'United States (+1)',
           typeList: [
-            { type: 'local', name: 'Local', provinces: [{ name: 'California', areaCodes: ['415'] }] },
+            {
+              type: 'local',
+              name: 'Local',
+              provinces: [{ code: 'US-CA', name: 'California', areaCodes: ['415'] }],
+            },
           ],
         },
       ],

@@ -11,8 +11,9 @@ import { numberCommands } from './commands/numbers';
 import { paymentCommands } from './commands/payments';
 import { codeCommands } from './commands/codes';
 import { rateCommands } from './commands/rates';
-import { CliError, openLocal, type Command, type OpenContext } from './context';
-import { forwardToServer } from './remote';
+import { apiKeyCommands } from './commands/apikeys';
+import { CliError, openLocal, type AdminIo, type Command, type OpenContext } from './context';
+import { forwardToServer } from './forward';
 
 export const commands: Command[] = [
   ...accountCommands,
@@ -21,6 +22,7 @@ export const commands: Command[] = [
   ...paymentCommands,
   ...codeCommands,
   ...rateCommands,
+  ...apiKeyCommands,
 ];
 
 function help(out: (l?: string) => void) {
@@ -35,10 +37,6 @@ const allOptions = () =>
     { type: 'string' | 'boolean' }
   >;
 
-export interface AdminIo {
-  out: (line?: string) => void;
-  err: (line: string) => void;
-}
 const stdio: AdminIo = { out: (l = '') => console.log(l), err: (l) => console.error(l) };
 
 export async function runAdmin(
@@ -94,6 +92,11 @@ function absoluteFileArgs(argv: string[]): string[] {
 
 const isMain = process.argv[1] && /admin\.(ts|js)$/.test(process.argv[1]);
 if (isMain) {
+  // a reader that stops early (`| head`) closes the pipe: stop quietly, as command-line tools do
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
   const argv = absoluteFileArgs(process.argv.slice(2));
   const forwarded = await forwardToServer(argv, stdio);
   process.exitCode = forwarded ?? (await runAdmin(argv));

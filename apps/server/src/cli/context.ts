@@ -1,6 +1,5 @@
+import { createMail } from '../providers/mail';
 import type { MailPort } from '../providers/mail/port';
-import { SimulatedMail } from '../providers/mail/simulator';
-import { SmtpMail } from '../providers/mail/smtp';
 import { createNumberSupply } from '../providers/numbers';
 import { createPricing } from '../services/pricing';
 import { createSubscriptionService } from '../services/subscriptions';
@@ -14,22 +13,30 @@ import { LocalMediaStore } from '../providers/media/local';
 import type { Account } from '../services/accounts';
 import { createDemoService } from '../services/demo';
 import { createMediaService } from '../services/media';
-import { createNumbersService } from '../services/numbers';
+import { createNumbersService } from '../services/rentals/numbers/assign';
 import { createOperatorService } from '../services/operator';
 import { createPaymentService } from '../services/payments';
 import { createJobs } from '../jobs';
 import { systemClock } from '../lib/clock';
 import { paymentProviders } from '../providers/payments';
-import { createCodeSupply } from '../providers/codes';
+import { createCodeSuppliers } from '../providers/codes';
 import type { FastifyBaseLogger } from 'fastify';
 import { createReviewService } from '../services/review';
+import { createApiKeyService } from '../services/apiKeys';
+import { Redis } from 'ioredis';
 import type { Deps } from '../types';
 
 /** What a command gets: the services it works with, and the brand chosen with --brand. */
+/** Where a command's output goes: the terminal, or the operator socket's connection. */
+export interface AdminIo {
+  out: (line?: string) => void;
+  err: (line: string) => void;
+}
+
 export interface CliContext
   extends
     Pick<Deps, 'codesOperator' | 'demo' | 'media' | 'numbers' | 'operator' | 'payments' | 'review'>,
-    Partial<Pick<Deps, 'subscriptions' | 'pricing'>> {
+    Partial<Pick<Deps, 'subscriptions' | 'pricing' | 'apiKeys'>> {
   env: Env;
   brand: BrandId;
   out: (line?: string) => void;
@@ -99,11 +106,19 @@ export async function contextOn(
   out: (line?: string) => void,
 ): Promise<CliContext & { close(): Promise<void> }> {
   const media = createMediaService(db, new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
+  // a revocation here reaches every server's cached keys through Redis (issue 21)
+  const redis = env.REDIS_URL
+    ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true })
+    : null;
+  redis?.on('error', () => {});
   return {
     env,
+    apiKeys: createApiKeyService(db, {
+      ...(redis ? { redis: { client: redis, prefix: env.REDIS_KEY_PREFIX } } : {}),
+    }),
     brand,
     out,
-    codesOperator: createCodesOperator(db, createCodeSupply(env)),
+    codesOperator: createCodesOperator(db, createCodeSuppliers(env), systemClock),
     demo: createDemoService(db),
     media,
     numbers: createNumbersService(db),
@@ -112,7 +127,10 @@ export async function contextOn(
     pricing: createPricing(db),
     review: createReviewService(db, media),
     subscriptions: localSubscriptions(db, env),
-    close: () => db.close(),
+    close: async () => {
+      redis?.disconnect();
+      await db.close();
+    },
   };
 }
 
@@ -162,7 +180,7 @@ function cliPayments(env: Env, db: Awaited<ReturnType<typeof openDatabase>>) {
 /** The numbers service for a command run without the server (its jobs run in this process, when asked). */
 function localSubscriptions(db: Database, env: Env) {
   const jobs = createJobs({ db, clock: systemClock, log: quiet });
-  const mail: MailPort = env.SMTP_URL ? new SmtpMail(env.SMTP_URL, env.MAIL_FROM) : new SimulatedMail();
+  const mail: MailPort = createMail(env);
   return createSubscriptionService({
     db,
     pricing: createPricing(db),

@@ -5,7 +5,7 @@
  * nothing.
  */
 import { runAdmin } from './admin';
-import { forwardToServer } from './remote';
+import { forwardToServer } from './forward';
 
 const argv = ['demo', 'seed'];
 const io = { out: (l = '') => console.log(l), err: (l: string) => console.error(l) };

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, parse, protocol, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import {
   Kysely,
   PostgresAdapter,
@@ -206,6 +207,9 @@ export class PgliteDialect implements Dialect {
 /** The embedded database in `dataDir` (in memory when undefined). */
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir ? { dataDir, parsers } : { parsers });
+  // pg_trgm: the message search's trigram index (migration 130); loaded on every open, as PostgreSQL
+  // loads an installed extension's library
+  const extensions = { pg_trgm };
+  const pg = await PGlite.create(dataDir ? { dataDir, parsers, extensions } : { parsers, extensions });
   return facade('pglite', new Kysely<DB>({ dialect: new PgliteDialect(pg) }));
 }

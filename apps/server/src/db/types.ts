@@ -47,6 +47,13 @@ export interface Database {
    */
   balancesCommitted(accountIds: number[], known?: ReadonlyMap<number, Minor>): void;
   /**
+   * Calls `listener` after every committed transaction that wrote bills (through `ledger.apply`),
+   * with their bill types, one entry per bill; returns the unsubscribe. The metrics count them.
+   */
+  onBillsWritten(listener: (billTypes: number[]) => void): () => void;
+  /** Tells the `onBillsWritten` listeners of bills a statement committed outside `tx` (the send path's). */
+  billsWritten(billTypes: number[]): void;
+  /**
    * PostgreSQL: starts hearing the balances other processes commit — a process with no listener of
    * its own (the operator's command) publishes its changes with NOTIFY, and they reach this process's
    * listeners as `elsewhere`. Resolves once listening, with the stop. Absent on PGlite (one process).

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Q, Tx } from '../db';
 import type { Clock } from '../lib/clock';
+import type { Metrics } from '../metrics';
 import { idemKey } from '../lib/idem';
 import { jobsRepo, type ClaimedJobRow } from '../repositories/jobs';
 import {
@@ -98,6 +99,7 @@ export function createJobs(deps: {
   db: Database;
   clock: Clock;
   log: FastifyBaseLogger;
+  metrics?: Pick<Metrics, 'jobRun'>;
   options?: Partial<JobsOptions>;
 }) {
   const { db, clock, log } = deps;
@@ -161,6 +163,28 @@ export function createJobs(deps: {
     return res;
   }
 
+  /**
+   * Many jobs of one name in one statement (a sweep enqueues a page of due rows at once). Each has a
+   * dedupe key; a key already waiting or running adds nothing. Returns how many were added (not how
+   * many were asked for: a caller that counts progress must count these).
+   */
+  async function enqueueMany<N extends JobName>(
+    q: Q | Tx,
+    name: N,
+    items: readonly { payload: JobPayloads[N]; dedupeKey: string }[],
+    o: Pick<EnqueueOptions, 'runAt'> = {},
+  ): Promise<number> {
+    const d = definition(name);
+    const at = o.runAt ?? clock.now();
+    const added = await jobsRepo.insertMany(
+      q,
+      { name, runAt: new Date(at), maxAttempts: d.maxAttempts },
+      items,
+    );
+    if (added && at <= clock.now() && !(q as { isTransaction?: boolean }).isTransaction) wake();
+    return added;
+  }
+
   async function enqueueClaimed<N extends JobName>(
     tx: Tx,
     name: N,
@@ -206,6 +230,7 @@ export function createJobs(deps: {
     try {
       await d.onFailed?.(job.payload, err, ctx);
       await jobsRepo.fail(db.q, job.id, worker, now(), err.message);
+      deps.metrics?.jobRun(job.name, 'failed');
       log.warn({ err, job: job.name, jobId: job.id, attempts: job.attempts }, 'job failed for good');
     } catch (e) {
       // onFailed did not go through: try it again later (the claim after that goes straight to it)
@@ -217,6 +242,7 @@ export function createJobs(deps: {
         new Date(clock.now() + d.backoffMs(job.attempts)),
         `${err.message}; onFailed: ${(e as Error).message}`,
       );
+      deps.metrics?.jobRun(job.name, 'retry');
     }
   }
 
@@ -247,10 +273,12 @@ export function createJobs(deps: {
     try {
       await withTimeout(d.handler(job.payload, ctx), d.timeoutMs);
       await jobsRepo.done(db.q, job.id, worker);
+      deps.metrics?.jobRun(job.name, 'done');
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       if (err instanceof PermanentJobError || job.attempts >= job.maxAttempts) return fail(job, d, ctx, err);
       log.warn({ err, job: job.name, jobId: job.id, attempt: job.attempts }, 'job failed; will retry');
+      deps.metrics?.jobRun(job.name, 'retry');
       await jobsRepo.retry(
         db.q,
         job.id,
@@ -371,6 +399,7 @@ export function createJobs(deps: {
     options: opts,
     define,
     enqueue,
+    enqueueMany,
     enqueueClaimed,
     bornClaimed,
     run,
@@ -479,6 +508,9 @@ export function createJobs(deps: {
         draining--;
       }
     },
+
+    /** The names of the defined jobs (the metrics' queue gauges). */
+    names: () => [...defs.keys()],
 
     /** Jobs this worker is running. */
     get busy() {

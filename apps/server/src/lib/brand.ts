@@ -1,4 +1,4 @@
-import { brandIds, brands, type Brand, type BrandId } from '@numa/contract';
+import { brandIds, brands, type Brand, type BrandId, type Lang } from '@numa/contract';
 
 export interface BrandResolver {
   (host: string | undefined): Brand;
@@ -19,3 +19,9 @@ export function brandResolver(table: Record<string, BrandId>, fallback: BrandId)
     return brands[fallback];
   };
 }
+
+/**
+ * The language of what the server writes to an account with no language of its own at hand (mail,
+ * a call's voice): the brand table's defaultLocale, else English — never derived from the brand's id.
+ */
+export const brandLang = (brand: BrandId): Lang => brands[brand].defaultLocale ?? 'en';

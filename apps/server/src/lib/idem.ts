@@ -24,7 +24,9 @@ export type IdemKind =
   /** a paid top-up order's credit / its operator refund: (order id) */
   | 'pay'
   | 'pay-refund'
-  /** a number's rent: (number id, 'sub' | 'resub-<history id>' | 'renew-<payment date>' | 'change-<…>') */
+  /** a top-up's refund or dispute (payment_returns row): its debit and its reversal: (row id, 'debit' | 'reversal') */
+  | 'pay-return'
+  /** a number's rent: (number id, 'sub' | 'resub-<history id>' | 'renew-<payment date>' | 'change-<plan changes made before>') */
   | 'number-rent'
   /** a renewal try of a number: (number id, payment date, day of the try); the sweep: ('sweep', day) */
   | 'number-renew'
@@ -40,6 +42,8 @@ export type IdemKind =
   | 'code-renew'
   /** an operator's refund of a code SMS: (smsId) */
   | 'code-refund'
+  /** telling a code supplier again that an activation ended: (supplier, ref, attempt) */
+  | 'code-supplier-finish'
   /** a real code supplier's n-th poll of a lock: (lock id, n) */
   | 'code-poll'
   /** a text sent from a verification number: its charge and carrier job (account, smsId) / its refund (smsId) */
@@ -47,6 +51,10 @@ export type IdemKind =
   | 'code-send-refund'
   /** a cell plan order of the embedded plans page: (account, the page's requestId) */
   | 'cell-order'
+  /** a webhook delivery's job: (delivery id) */
+  | 'webhook'
+  /** a push notification's job: (subscription id, event key) */
+  | 'push'
   /** one period of a recurring schedule: (schedule name, period start ms) */
   | 'schedule';
 

@@ -7,7 +7,8 @@ function findPackageRoot(name: string): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const pkg = path.join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === name) return dir;
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === name)
+      return dir;
     const up = path.dirname(dir);
     if (up === dir) throw new Error(`package ${name} not found above ${fileURLToPath(import.meta.url)}`);
     dir = up;

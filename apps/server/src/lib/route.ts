@@ -9,7 +9,7 @@ import {
 } from '@numa/contract';
 import type { RequestContext } from '../types';
 import type { Session } from '../services/sessions';
-import { ApiError } from './errors';
+import { ApiError, isApiError } from './errors';
 import { encodedOnce } from './compression';
 import { JsonText } from './jsonText';
 
@@ -49,6 +49,12 @@ export const callCosts: Partial<Record<string, number>> = {
   getBillList: 3,
   getNormalSmsList: 3,
   getCountryRates: 2,
+};
+
+/** The `retryAfter` seconds a 100015 refusal carries, if any. */
+const retryAfterOf = (data: unknown): number | null => {
+  const v = isPlainObject(data) ? data.retryAfter : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.ceil(v) : null;
 };
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -145,6 +151,11 @@ export function route<E extends EndpointDef>(
         input: input as ParsedInputOf<E>,
         ctx: req.ctx,
         session: session as Call<E>['session'],
+      }).catch((err: unknown) => {
+        // a service's own budget refused it (e.g. verification-code locks): say when to come back
+        const wait = isApiError(err) && err.retcode === 100015 ? retryAfterOf(err.data) : null;
+        if (wait !== null) reply.header('retry-after', String(wait));
+        throw err;
       });
       if (reply.sent) return reply;
       if (validateOutput) {

@@ -4,20 +4,21 @@ import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Brand } from '@numa/contract';
+import type { Brand, ClientConfig } from '@numa/contract';
 import { plansPagePath } from '@numa/contract/plansFrame';
 import { ApiError } from '../lib/errors';
+import { drawIcon, iconSizes, webManifest } from '../lib/webApp';
+import { brandLang } from '../lib/brand';
+import { fill, serverTexts } from '../lib/texts';
 
-/** What the client learns from the server at load: its brand (from the host table) and settings. */
-export interface ClientConfig {
-  brand: Brand['id'];
-  mobileSiteUrl: string;
-  /** The applist front page's Next: our public page of an app and country (`{app}`, `{country}` filled in). */
-  codesPublicPageUrl: string;
-  dev: boolean;
+/** The config script of a page (the contract's ClientConfig as `window.__NUMA__`) and its CSP hash. */
+export function configScript(config: ClientConfig): { script: string; hash: string } {
+  const script = `window.__NUMA__=${JSON.stringify(config).replace(/</g, '\\u003c')};`;
+  return { script, hash: createHash('sha256').update(script).digest('base64') };
 }
 
-const apiPrefixes = ['/web/', '/dev/', '/webchat', '/healthz', '/media/'];
+/** Paths of the server's own (never the client's routes): an unknown one gets the 404 envelope, never the page. */
+const apiPrefixes = ['/web/', '/dev/', '/webchat', '/healthz', '/media/', '/metrics', '/pay/', '/carrier/'];
 
 /** brotli when the client takes it, else gzip, else none (q=0 refuses an encoding). */
 export function pickEncoding(accept: string | string[] | undefined): 'br' | 'gzip' | null {
@@ -33,10 +34,8 @@ export function pickEncoding(accept: string | string[] | undefined): 'br' | 'gzi
 
 /** The page's meta description, in the brand's own language (issue 13 §3.18: search results). */
 export function describe(brand: Brand): string {
-  const text =
-    brand.defaultLocale === 'zh'
-      ? `${brand.name.zh}：在网页上使用虚拟手机号码，实时收发短信和图片，接收验证码。`
-      : `${brand.name.en}: virtual phone numbers on the web. Text and send pictures in real time, keep your contacts in the cloud and receive verification codes.`;
+  const lang = brandLang(brand.id);
+  const text = fill(serverTexts[lang].web.pageDescription, { name: brand.name[lang] });
   return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
@@ -61,7 +60,10 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
           'cache-control',
           file.includes(`${path.sep}assets${path.sep}`)
             ? 'public, max-age=31536000, immutable'
-            : 'public, max-age=300',
+            : // the service worker: a new deployment's is seen at the next check, never an hour late
+              path.basename(file) === 'sw.js'
+              ? 'no-cache'
+              : 'public, max-age=300',
         );
       },
     });
@@ -79,18 +81,19 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
   });
   const template = hasClient ? readFileSync(indexPath, 'utf8') : null;
   const pages = new Map<string, { html: string; hash: string }>();
+  const configOf = (brand: Brand): ClientConfig => ({
+    brand: brand.id,
+    mobileSiteUrl: app.deps.env.MOBILE_SITE_URL,
+    codesPublicPageUrl: app.deps.env.CODES_PUBLIC_PAGE_URL,
+    dev: app.deps.dev,
+    // a demo deployment: every page shows the "no real money" banner (issue 18)
+    ...(app.deps.env.DEMO_MODE ? { demo: true } : {}),
+  });
 
   const page = (brand: Brand) => {
     const cached = pages.get(brand.id);
     if (cached) return cached;
-    const config: ClientConfig = {
-      brand: brand.id,
-      mobileSiteUrl: app.deps.env.MOBILE_SITE_URL,
-      codesPublicPageUrl: app.deps.env.CODES_PUBLIC_PAGE_URL,
-      dev: app.deps.dev,
-    };
-    const script = `window.__NUMA__=${JSON.stringify(config).replace(/</g, '\\u003c')};`;
-    const hash = createHash('sha256').update(script).digest('base64');
+    const { script, hash } = configScript(configOf(brand));
     const html = (template ?? '')
       .replace('<!--app-config-->', `<script>${script}</script>`)
       .replace(
@@ -100,6 +103,11 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       .replace(
         /<meta name="theme-color" content="[^"]*"/,
         `<meta name="theme-color" content="${brand.colors.primary}"`,
+      )
+      // the brand's own manifest and home-screen icon (issue 23 §1), answered by this host below
+      .replace(
+        '</title>',
+        '</title><link rel="manifest" href="/manifest.webmanifest"><link rel="apple-touch-icon" href="/app-icon-180.png">',
       );
     const built = { html, hash };
     pages.set(brand.id, built);
@@ -164,18 +172,68 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
   app.get('/', sendIndex);
 
   /**
+   * The installable app (issue 23 §1): the host's brand's manifest and icons, made once per brand
+   * (lib/webApp.ts). Cached for five minutes like the other unhashed files.
+   */
+  const manifests = new Map<string, string>();
+  app.get('/manifest.webmanifest', (req, reply) => {
+    const brand = req.ctx.brand;
+    let body = manifests.get(brand.id);
+    if (!body) {
+      body = JSON.stringify(webManifest(brand));
+      manifests.set(brand.id, body);
+    }
+    return reply
+      .type('application/manifest+json; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('vary', 'host')
+      .send(body);
+  });
+  const icons = new Map<string, Buffer>();
+  const sendIcon = (req: FastifyRequest, reply: FastifyReply, size: number, maskable: boolean) => {
+    const key = `${req.ctx.brand.id}:${size}:${maskable}`;
+    let png = icons.get(key);
+    if (!png) {
+      png = drawIcon(req.ctx.brand, size, maskable);
+      icons.set(key, png);
+    }
+    return reply
+      .type('image/png')
+      .header('cache-control', 'public, max-age=86400')
+      .header('vary', 'host')
+      .send(png);
+  };
+  for (const size of iconSizes)
+    app.get(`/app-icon-${size}.png`, (req, reply) => sendIcon(req, reply, size, false));
+  app.get('/app-icon-maskable-512.png', (req, reply) => sendIcon(req, reply, 512, true));
+
+  /**
    * The embedded plans page (issue 11 item 7): its own small build (apps/web/plans/, written to
    * `dist/plans/`), loaded by the web client in a frame of this origin only. Its query holds the
    * access token, so no referrer ever leaves it and nothing caches it.
    */
   const plansIndex = path.join(opts.dist, 'plans', 'index.html');
   const plansHtml = existsSync(plansIndex) ? readFileSync(plansIndex, 'utf8') : null;
-  const sendPlans = (_req: FastifyRequest, reply: FastifyReply) => {
+  const plansPages = new Map<string, { html: string; hash: string }>();
+  /** The plans page with the host's config inline (it shows the demo banner when opened alone). */
+  const plansPage = (brand: Brand) => {
+    const cached = plansPages.get(brand.id);
+    if (cached) return cached;
+    const { script, hash } = configScript(configOf(brand));
+    const built = {
+      html: (plansHtml ?? '').replace('<!--app-config-->', `<script>${script}</script>`),
+      hash,
+    };
+    plansPages.set(brand.id, built);
+    return built;
+  };
+  const sendPlans = (req: FastifyRequest, reply: FastifyReply) => {
     if (!plansHtml)
       return reply
         .code(503)
         .type('text/plain; charset=utf-8')
         .send('The plans page is not built. Run `npm run build`.');
+    const { html, hash } = plansPage(req.ctx.brand);
     return reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
@@ -183,7 +241,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
         'content-security-policy',
         [
           "default-src 'self'",
-          "script-src 'self'",
+          `script-src 'self' 'sha256-${hash}'`,
           "style-src 'self' 'unsafe-inline'",
           "img-src 'self' data:",
           "connect-src 'self'",
@@ -195,7 +253,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       )
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'no-referrer')
-      .send(plansHtml);
+      .send(html);
   };
   app.get(plansPagePath, sendPlans);
 

@@ -7,7 +7,8 @@ import {
   type RenewalFailedEvent,
   type ServerToClientEvents,
 } from '@numa/contract';
-import { toReceiveMessage, type MessageRow } from '../services/chats';
+// the message's wire shape, not the chats service (which holds the hub): no cycle
+import { toReceiveMessage, type MessageRow } from '../services/chats/views';
 
 /** Between server processes (through the Redis adapter): re-check the sockets of an account. */
 export interface InterServerEvents {
@@ -25,6 +26,8 @@ export interface SocketData {
   holdKey: string;
   /** Events refused by the flood limits in a row. */
   strikes: number;
+  /** What the page shows while it is visible (the `viewing` event, issue 23): a chat key, or none. */
+  viewing?: string | null;
 }
 
 export type RealtimeServer = Server<
@@ -40,6 +43,15 @@ export const accountRoom = (accountId: number) => `a:${accountId}`;
 export const langRoom = (accountId: number, lang: Lang) => `a:${accountId}:${lang}`;
 
 /**
+ * What happened on an account, as the hub pushes it to the sockets: also heard by the hub's listeners
+ * (the webhooks, issue 21), on the server where it happened, whether or not sockets are attached.
+ */
+export type AccountEvent =
+  | { kind: 'message'; row: MessageRow }
+  | { kind: 'codeSms'; accountId: number; event: CodeSmsEvent }
+  | { kind: 'renewalFailed'; accountId: number; event: RenewalFailedEvent };
+
+/**
  * How services reach the sockets: `emitMessage` pushes a stored message to every socket of its
  * account, on every server process (with the Redis adapter), each in its own language. Before the
  * socket server is attached (or after it closed) nothing is pushed: messages are stored, and clients
@@ -47,6 +59,28 @@ export const langRoom = (accountId: number, lang: Lang) => `a:${accountId}:${lan
  */
 export class RealtimeHub {
   private io: RealtimeServer | null = null;
+  private readonly listeners = new Set<(e: AccountEvent) => void>();
+
+  /** Hears every account event this server emits (returns the way to stop hearing). */
+  listen(listener: (e: AccountEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private tell(e: AccountEvent) {
+    for (const l of this.listeners) l(e);
+  }
+
+  /**
+   * Whether a socket of the account (on any server, with the Redis adapter) says its page shows this
+   * conversation and is visible (issue 23: no push for what the user is looking at).
+   */
+  async isViewing(accountId: number, chat: string): Promise<boolean> {
+    const io = this.io;
+    if (!io) return false;
+    const sockets = await io.in(accountRoom(accountId)).fetchSockets();
+    return sockets.some((s) => s.data.viewing === chat);
+  }
 
   bind(io: RealtimeServer | null) {
     this.io = io;
@@ -67,6 +101,7 @@ export class RealtimeHub {
   }
 
   emitMessage(row: MessageRow) {
+    this.tell({ kind: 'message', row });
     const io = this.io;
     if (!io) return;
     for (const lang of langs)
@@ -75,11 +110,13 @@ export class RealtimeHub {
 
   /** A number's rent could not be paid: to every socket of the account. */
   emitRenewalFailed(accountId: number, event: RenewalFailedEvent) {
+    this.tell({ kind: 'renewalFailed', accountId, event });
     this.io?.to(accountRoom(accountId)).emit(socketEvents.renewalFailed, event);
   }
 
   /** A code SMS arrived on a number the account locked: to every socket of the account. */
   emitCodeSms(accountId: number, event: (lang: Lang) => CodeSmsEvent) {
+    if (this.listeners.size) this.tell({ kind: 'codeSms', accountId, event: event('en') });
     const io = this.io;
     if (!io) return;
     for (const lang of langs) io.to(langRoom(accountId, lang)).emit(socketEvents.codeSms, event(lang));

@@ -18,6 +18,7 @@ import {
   type Retcode,
   type ServerToClientEvents,
 } from '@numa/contract';
+import { ViewingEvent, viewingEvent } from '@numa/contract/push';
 import { isApiError } from '../lib/errors';
 import { originChecker } from '../lib/origins';
 import { holdKey } from '../services/limits';
@@ -44,6 +45,7 @@ export const adapterKey = (prefix: string) => `${prefix}:socket.io`;
 export default fp(
   async (app) => {
     const { sessions, chats, realtime, env, brandOf, limits } = app.deps;
+    const { metrics } = app.deps;
     const log = app.log.child({ area: 'realtime' });
 
     const io: RealtimeServer = new Server(app.server, {
@@ -84,6 +86,7 @@ export default fp(
           ? 'zh'
           : 'en';
       const refuse = (code: Retcode, detail?: string) => {
+        metrics.socketHandshake(code);
         const text = retmsg(code, lang) + (detail ? ` (${detail})` : '');
         const err = new Error(text) as Error & { data: { retcode: number; retmsg: string } };
         err.data = { retcode: code, retmsg: text };
@@ -134,6 +137,7 @@ export default fp(
           holdKey: holdKey(token),
           strikes: 0,
         };
+        metrics.socketHandshake(0);
         next();
       };
       admit().catch((err: unknown) => {
@@ -182,6 +186,7 @@ export default fp(
       lang: Lang,
       ack?: Ack,
     ) {
+      metrics.socketEvent(socketEvents.sendMessage, code);
       const text = retmsg(code, lang);
       ack?.({ retcode: code, retmsg: text });
       const party = (v: unknown) =>
@@ -244,6 +249,7 @@ export default fp(
       // recheckSendsMs.
       if (Date.now() - socket.data.checkedAt > recheckSendsMs) {
         const ended = await sessions.kickCode(socket.data.sessionId);
+        if (ended) metrics.socketEvent(socketEvents.sendMessage, ended);
         if (ended) return kick(socket, ended);
         socket.data.checkedAt = Date.now();
       }
@@ -251,6 +257,7 @@ export default fp(
       const result: SendResult = await chats.send({ accountId: socket.data.accountId, brand: p.platform }, p);
       if (result.kind === 'refused') return refuseSend(socket, raw, result.retcode, lang, ack);
       ack?.({ retcode: 0, retmsg: '' });
+      metrics.socketEvent(socketEvents.sendMessage, 0);
       if (result.kind === 'repeat') {
         // a resend after a reconnect: the confirmation may have gone to the old connection
         if (result.row.status === constants.messageStatus.pending) await chats.resume(result.row);
@@ -273,6 +280,7 @@ export default fp(
               return next();
             }
             socket.data.strikes += 1;
+            if (event !== socketEvents.sendMessage) metrics.socketEvent(String(event), 100015);
             if (event === socketEvents.sendMessage) {
               const raw = (typeof payload === 'object' && payload !== null ? payload : {}) as Record<
                 string,
@@ -291,6 +299,7 @@ export default fp(
                 { accountId: socket.data.accountId, strikes: socket.data.strikes },
                 'socket disconnected for flooding',
               );
+              metrics.socketFlooder();
               void limits.hold(socket.data.holdKey);
               socket.disconnect(true);
             }
@@ -304,6 +313,13 @@ export default fp(
       const { accountId, lang } = socket.data;
       limitEvents(socket);
       void socket.join([accountRoom(accountId), langRoom(accountId, lang)]);
+      // what the page shows while visible (issue 23): pushes for it are not sent; flood-limited like
+      // every event (limitEvents above), a malformed one clears it
+      socket.on(viewingEvent, (payload: unknown) => {
+        const parsed = ViewingEvent.safeParse(payload);
+        socket.data.viewing = parsed.success ? parsed.data.chat : null;
+        metrics.socketEvent(viewingEvent, parsed.success ? 0 : 100001);
+      });
       socket.on(socketEvents.sendMessage, (payload: unknown, ack?: unknown) => {
         const callback = typeof ack === 'function' ? (ack as Ack) : undefined;
         onSend(socket, payload, callback).catch((err: unknown) => {

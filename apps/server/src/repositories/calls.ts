@@ -99,7 +99,7 @@ export const callsRepo = {
   async rights(q: Q, accountId: number): Promise<{ numbers: number; forward: boolean; voicemail: boolean }> {
     const r = await q
       .selectFrom('virtual_numbers as v')
-      .leftJoin('number_subscriptions as s', 's.number_id', 'v.id')
+      .leftJoin('rentals as s', 's.number_id', 'v.id')
       .leftJoin('plans as p', 'p.id', 's.plan_id')
       .select([
         sql<number>`count(*)::int`.as('numbers'),

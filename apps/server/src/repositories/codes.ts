@@ -94,15 +94,16 @@ const poolCols = [
   'p.enabled',
 ] as const;
 
+/** A kept verification number is a rental of kind code_number (migration 150): key phone + app. */
 const numberCols = [
-  'n.phone',
-  'n.app',
+  sql<string>`n.phone`.as('phone'),
+  sql<string>`n.app`.as('app'),
   'n.account_id as accountId',
-  'n.country',
-  'n.first_used_at as firstUsedAt',
+  sql<string>`n.country`.as('country'),
+  'n.started_at as firstUsedAt',
   'n.valid_until as validUntil',
-  'n.sub_status as subStatus',
-  'n.month_rent as monthRent',
+  sql<number>`CASE WHEN n.auto_renew THEN 1 ELSE 0 END`.as('subStatus'),
+  'n.rent as monthRent',
 ] as const;
 
 /** The pool number takes the app's codes ('' is every app). */
@@ -131,11 +132,11 @@ function freeFor(
     eb.not(
       eb.exists(
         eb
-          .selectFrom('code_numbers as n')
+          .selectFrom('rentals as n')
           .select('n.phone')
           .whereRef('n.phone', '=', 'p.phone')
           .where('n.app', '=', app)
-          .where((w) => w.or([w('n.valid_until', '>', now), w('n.sub_status', '=', 1)]))
+          .where((w) => w.or([w('n.valid_until', '>', now), w('n.auto_renew', '=', true)]))
           .$if(accountId !== null, (b) => b.where('n.account_id', '<>', accountId!)),
       ),
     ),
@@ -190,20 +191,21 @@ export const codesRepo = {
     p: { accountId: number; app?: string; country?: string; now: Date },
   ): Promise<CodeNumberRow[]> {
     return q
-      .selectFrom('code_numbers as n')
+      .selectFrom('rentals as n')
       .select(numberCols)
       .where('n.account_id', '=', p.accountId)
-      .where((w) => w.or([w('n.valid_until', '>', p.now), w('n.sub_status', '=', 1)]))
+      .where('n.kind', '=', 'code_number')
+      .where((w) => w.or([w('n.valid_until', '>', p.now), w('n.auto_renew', '=', true)]))
       .$if(p.app !== undefined, (b) => b.where('n.app', '=', p.app!))
       .$if(p.country !== undefined, (b) => b.where('n.country', '=', p.country!))
-      .orderBy('n.first_used_at', 'desc')
+      .orderBy('n.started_at', 'desc')
       .execute();
   },
 
   async numberHolder(q: Q, phone: string, app: string): Promise<CodeNumberRow | null> {
     return (
       (await q
-        .selectFrom('code_numbers as n')
+        .selectFrom('rentals as n')
         .select(numberCols)
         .where('n.phone', '=', phone)
         .where('n.app', '=', app)
@@ -220,30 +222,31 @@ export const codesRepo = {
     p: { phone: string; app: string; accountId: number; country: string; now: Date; validUntil: Date },
   ) {
     await tx
-      .insertInto('code_numbers')
+      .insertInto('rentals')
       .values({
         phone: p.phone,
         app: p.app,
         account_id: p.accountId,
         country: p.country,
-        first_used_at: p.now,
+        started_at: p.now,
         valid_until: p.validUntil,
+        auto_renew: false,
       })
       .onConflict((oc) =>
         oc
           .columns(['phone', 'app'])
           .doUpdateSet({
             account_id: p.accountId,
-            first_used_at: p.now,
+            started_at: p.now,
             valid_until: p.validUntil,
-            sub_status: 0,
-            month_rent: 0 as Minor,
+            auto_renew: false,
+            rent: 0 as Minor,
           })
           .where((w) =>
             w.and([
-              w('code_numbers.account_id', '<>', p.accountId),
-              w('code_numbers.valid_until', '<=', p.now),
-              w('code_numbers.sub_status', '=', 0),
+              w('rentals.account_id', '<>', p.accountId),
+              w('rentals.valid_until', '<=', p.now),
+              w('rentals.auto_renew', '=', false),
             ]),
           ),
       )
@@ -371,6 +374,18 @@ export const codesRepo = {
     );
   },
 
+  /**
+   * Serialises the locks one account takes (a transaction-scoped advisory lock, the same on PGlite and
+   * PostgreSQL): the cap of live locks is counted and the lock inserted under it, so concurrent locks
+   * of one account cannot all pass the count (issue 18). Other accounts' locks do not wait.
+   */
+  async serialiseAccountLocks(tx: Tx, accountId: number): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended('code-locks:' || ${accountId}::text, 0))`.execute(
+      tx,
+    );
+  },
+
+  /** The account's live locks at `now` (in the caller's transaction, after serialiseAccountLocks, to enforce the cap). */
   async liveLockCount(q: Q, accountId: number, now: Date): Promise<number> {
     const row = await q
       .selectFrom('code_locks')
@@ -469,7 +484,7 @@ export const codesRepo = {
   async numberForUpdate(tx: Tx, phone: string, app: string): Promise<CodeNumberRow | null> {
     return (
       (await tx
-        .selectFrom('code_numbers as n')
+        .selectFrom('rentals as n')
         .select(numberCols)
         .where('n.phone', '=', phone)
         .where('n.app', '=', app)
@@ -483,76 +498,14 @@ export const codesRepo = {
     p: { phone: string; app: string; subStatus: 0 | 1; monthRent?: Minor; validUntil?: Date },
   ) {
     await tx
-      .updateTable('code_numbers')
+      .updateTable('rentals')
       .set({
-        sub_status: p.subStatus,
-        ...(p.monthRent !== undefined ? { month_rent: p.monthRent } : {}),
+        auto_renew: p.subStatus === 1,
+        ...(p.monthRent !== undefined ? { rent: p.monthRent } : {}),
         ...(p.validUntil !== undefined ? { valid_until: p.validUntil } : {}),
       })
       .where('phone', '=', p.phone)
       .where('app', '=', p.app)
-      .execute();
-  },
-
-  async addHistory(
-    tx: Tx,
-    v: {
-      accountId: number;
-      phone: string;
-      app: string;
-      country: string;
-      type: 1 | 2 | 100;
-      charge: Minor;
-      ledgerId: number | null;
-      nextPaymentDate: Date | null;
-      resDate: Date | null;
-      createdAt: Date;
-    },
-  ): Promise<number> {
-    const row = await tx
-      .insertInto('code_number_history')
-      .values({
-        account_id: v.accountId,
-        phone: v.phone,
-        app: v.app,
-        country: v.country,
-        type: v.type,
-        charge: v.charge,
-        ledger_id: v.ledgerId,
-        next_payment_date: v.nextPaymentDate,
-        res_date: v.resDate,
-        created_at: v.createdAt,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
-  },
-
-  async historyEntry(q: Q, accountId: number, id: number) {
-    return (
-      (await q
-        .selectFrom('code_number_history')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('id', '=', id)
-        .executeTakeFirst()) ?? null
-    );
-  },
-
-  /** A month's history of the account, newest first, after the cursor (an id). */
-  async historyPage(
-    q: Q,
-    p: { accountId: number; from: Date; to: Date; before: number | null; limit: number },
-  ) {
-    return q
-      .selectFrom('code_number_history')
-      .selectAll()
-      .where('account_id', '=', p.accountId)
-      .where('created_at', '>=', p.from)
-      .where('created_at', '<', p.to)
-      .$if(p.before !== null, (b) => b.where('id', '<', p.before!))
-      .orderBy('id', 'desc')
-      .limit(p.limit)
       .execute();
   },
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
 
 /** A job a worker holds (claimed, or born claimed). */
@@ -52,6 +53,28 @@ export const jobsRepo = {
       .executeTakeFirst();
     if (!existing) throw new Error(`job ${j.name}: dedupe key ${j.dedupeKey} neither inserted nor found`);
     return { id: existing.id, created: false };
+  },
+
+  /**
+   * Many waiting jobs of one name in ONE statement (a sweep's page): payloads and dedupe keys go as
+   * two arrays (one statement text whatever their number, so it stays one prepared statement); a key
+   * already waiting or running adds nothing. Returns how many rows were added.
+   */
+  async insertMany(
+    q: Q,
+    j: { name: string; runAt: Date; maxAttempts: number },
+    items: readonly { payload: unknown; dedupeKey: string }[],
+  ): Promise<number> {
+    if (!items.length) return 0;
+    const payloads = items.map((i) => JSON.stringify(i.payload ?? {}));
+    const keys = items.map((i) => i.dedupeKey);
+    const { rows } = await sql<{ id: number }>`
+      INSERT INTO jobs (name, payload, run_at, max_attempts, dedupe_key)
+      SELECT ${j.name}::text, t.payload, ${j.runAt}::timestamptz, ${j.maxAttempts}::int, t.key
+        FROM unnest(${payloads}::jsonb[], ${keys}::text[]) AS t(payload, key)
+      ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+      RETURNING id`.execute(q);
+    return rows.length;
   },
 
   /** A job born claimed by `worker` (its first attempt), inside the caller's transaction. */

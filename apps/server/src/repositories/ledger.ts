@@ -1,4 +1,4 @@
-import type { Minor } from '@numa/contract';
+import type { constants, BillOptionsOf, BillTypeName, Minor } from '@numa/contract';
 import type { Expression, SqlBool } from 'kysely';
 import type { Q, Tx } from '../db';
 import { noteBalanceChange } from '../db/context';
@@ -6,14 +6,55 @@ import { isParam } from '../db/prepared';
 import { ApiError } from '../lib/errors';
 import type { IdemKey } from '../lib/idem';
 
-export interface BalanceChange {
+type BillTypes = typeof constants.billTypes;
+
+/**
+ * What a bill keeps beside its contract options, for the operator and the code that reads it back
+ * (never shown: getBillList returns only the contract's keys).
+ */
+interface BillInternals {
+  sms: { app?: string };
+  numberRent: { planId?: number; app?: string };
+  codeReceive: { app: string };
+  refund: { smsId?: string; app?: string };
+  adjustment: { note?: string; by?: 'operator' };
+  inviteBonus: { inviteCode: string };
+  redeemBonus: { inviteCode: string };
+  topUpRefund: PaymentReturnRef;
+  chargeback: PaymentReturnRef;
+  chargebackReversed: PaymentReturnRef;
+  refundReversed: PaymentReturnRef;
+}
+interface PaymentReturnRef {
+  provider: string;
+  refundId?: string;
+  disputeId?: string;
+}
+
+/** The options a bill of type K is written with: its contract shape and what it keeps for us. */
+export type BillOptionsFor<K extends BillTypeName> = BillOptionsOf<K> &
+  (K extends keyof BillInternals ? BillInternals[K] : unknown);
+
+/** A change of balance: each bill type with its own options (the contract's `billOptionsByType`). */
+export type BalanceChange = {
+  [K in BillTypeName]: {
+    accountId: number;
+    /** Bill type (contract `constants.billTypes`; table bill_types). */
+    type: BillTypes[K];
+    /** Signed ten-thousandths: positive credits, negative charges. */
+    charge: Minor;
+    options: BillOptionsFor<K>;
+    /** The same key applied twice changes the balance once (build it with `idemKey`). */
+    idempotencyKey?: IdemKey;
+  };
+}[BillTypeName];
+
+/** A bill row as the statement writes it (the send path passes its options as a prepared parameter). */
+interface BillRow {
   accountId: number;
-  /** Bill type (contract `constants.billTypes`; table bill_types). */
   type: number;
-  /** Signed ten-thousandths: positive credits, negative charges. */
   charge: Minor;
-  options?: Record<string, unknown>;
-  /** The same key applied twice changes the balance once (build it with `idemKey`). */
+  options?: object;
   idempotencyKey?: IdemKey;
 }
 
@@ -64,7 +105,7 @@ export function ledgerError(err: unknown, accountId: number): unknown {
  */
 export function billInsert(
   q: Q,
-  c: BalanceChange,
+  c: BillRow,
   negative = c.charge < 0,
   /** A further condition of the bill (the send path's checked statement): false, nothing is written. */
   guard?: Expression<SqlBool>,
@@ -139,7 +180,7 @@ export const ledger = {
       throw ledgerError(err, c.accountId);
     }
     if (inserted) {
-      noteBalanceChange(tx, c.accountId);
+      noteBalanceChange(tx, c.accountId, c.type);
       return { row: inserted, applied: true };
     }
     if (key) {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Q } from '../db';
+import type { Q } from '../db/types';
 
 /**
  * Planner statistics. PGlite has no autovacuum daemon, so its statistics are never refreshed unless

@@ -31,6 +31,8 @@ export interface MessageRow {
   carrierId: string | null;
   stt: string | null;
   sttStatus: number | null;
+  /** When it was delivered (epoch ms), null until then (migration 110). */
+  deliveredAt: number | null;
   deleted: boolean;
 }
 
@@ -58,6 +60,7 @@ const cols = [
   'carrier_id as carrierId',
   'stt',
   'stt_status as sttStatus',
+  'delivered_at as deliveredAt',
   'deleted',
 ] as const;
 
@@ -182,6 +185,27 @@ export const messagesRepo = {
   },
 
   /**
+   * Records the carrier's id on an outgoing message found at the carrier after a hand-over whose
+   * outcome was unknown, in one statement: the first of `candidates` (the carrier's records that may
+   * be it, oldest first) that no other outgoing message holds; null when every one is another
+   * message's (then this one was not handed over). Two messages of the same text to the same number
+   * recovered at once cannot take the same record: the unique index of migration 081 refuses the
+   * second (it throws, and its job tries again).
+   */
+  async adoptCarrierId(q: Q, id: number, candidates: readonly string[]): Promise<string | null> {
+    if (!candidates.length) return null;
+    const { rows } = await sql<{ carrierId: string }>`
+      UPDATE messages SET carrier_id = pick.c
+        FROM (SELECT t.c FROM unnest(${sql.val([...candidates])}::text[]) WITH ORDINALITY AS t (c, i)
+               WHERE NOT EXISTS (SELECT 1 FROM messages o
+                                  WHERE o.carrier_id = t.c AND o.direction = 'out' AND o.id <> ${id})
+               ORDER BY t.i LIMIT 1) pick
+       WHERE messages.id = ${id}
+      RETURNING messages.carrier_id AS "carrierId"`.execute(q);
+    return rows[0]?.carrierId ?? null;
+  },
+
+  /**
    * The final state of an outgoing message; null when it does not apply: 'sent' only to a pending
    * message, 'failed' to one not failed yet (a late failure report overrides 'sent').
    */
@@ -208,6 +232,24 @@ export const messagesRepo = {
       .where('id', '=', id);
     query = o.status === 0 ? query.where('status', '=', 1) : query.where('status', '<>', 2);
     return (await query.returning(cols).executeTakeFirst()) ?? null;
+  },
+
+  /**
+   * The carrier delivered an outgoing message (its delivery report): `delivered_at` is set once, and a
+   * pending message becomes 'sent' with it; null when it does not apply (failed, or delivered before).
+   */
+  async setDelivered(q: Q, id: number, at: number): Promise<MessageRow | null> {
+    return (
+      (await q
+        .updateTable('messages')
+        .set({ delivered_at: at, status: 0 })
+        .where('id', '=', id)
+        .where('direction', '=', 'out')
+        .where('status', '<>', 2)
+        .where('delivered_at', 'is', null)
+        .returning(cols)
+        .executeTakeFirst()) ?? null
+    );
   },
 
   /**
@@ -294,7 +336,8 @@ export const messagesRepo = {
                      m.highlight_target AS "highlightTarget", m.highlight_text AS "highlightText",
                      CASE WHEN m.type = 'voicemail' THEN m.stt END AS stt,
                      CASE WHEN m.type = 'voicemail' THEN m.media <> '' END AS "getStt",
-                     CASE WHEN m.type = 'voicemail' THEN coalesce(m.stt_status, 0) END AS "sttStatus"
+                     CASE WHEN m.type = 'voicemail' THEN coalesce(m.stt_status, 0) END AS "sttStatus",
+                     CASE WHEN m.delivered_at IS NOT NULL AND m.direction = 'out' THEN true END AS delivered
                 FROM messages m
                WHERE ${where} AND m.date < ${Math.min(p.to, p.before ?? Number.MAX_SAFE_INTEGER)}
                ORDER BY m.date DESC
@@ -644,7 +687,7 @@ function durableStatement(negative: boolean, checked: boolean) {
         accountId: p.accountId,
         type: p.billType,
         charge: p.billCharge,
-        options: p.billOptions as unknown as Record<string, unknown>,
+        options: p.billOptions as unknown as object,
         idempotencyKey: p.billKey as IdemKey | undefined,
       },
       negative,
@@ -667,12 +710,14 @@ function durableStatement(negative: boolean, checked: boolean) {
     ),
     a_msg AS (
       INSERT INTO messages (id, account_id, own_full_number, own_tel_code, other_full_number, other_tel_code, direction,
-                            type, text, media, status, sms_id, date, charge, segments, carrier)
+                            type, text, media, status, sms_id, date, charge, segments, carrier, delivered_at)
       SELECT ids.id, ${p.accountId}, ${p.own}, ${ownTel}, ${p.other}, ${p.otherTel}, 'out',
              ${p.type}, ${p.text}, ${p.media},
              CASE WHEN EXISTS (SELECT 1 FROM dest) THEN 0 ELSE 1 END::smallint,
              ${p.smsId}, a_chat.max_date, ${p.charge}::bigint, ${p.segments}::smallint,
-             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN ${p.platformCarrier} ELSE ${p.carrier}::text END
+             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN ${p.platformCarrier} ELSE ${p.carrier}::text END,
+             -- delivered on the platform: the recipient's copy is written by this statement
+             CASE WHEN EXISTS (SELECT 1 FROM dest) THEN a_chat.max_date END
         FROM ids, a_chat
       RETURNING *
     ),

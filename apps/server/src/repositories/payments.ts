@@ -23,6 +23,7 @@ export interface OrderRow {
   paidAt: Date | null;
   closedAt: Date | null;
   refundedAt: Date | null;
+  paymentRef: string | null;
 }
 
 const orderCols = [
@@ -44,6 +45,7 @@ const orderCols = [
   'paid_at as paidAt',
   'closed_at as closedAt',
   'refunded_at as refundedAt',
+  'payment_ref as paymentRef',
 ] as const;
 
 export interface NewOrder {
@@ -61,7 +63,24 @@ export interface NewOrder {
   expiresAt: Date;
 }
 
-/** Top-up orders and the provider notifications that settle them (migration 015). */
+/** A provider notification as recorded: its result, and what it says in our terms (migration 065). */
+export interface NewEvent {
+  provider: string;
+  eventId: string;
+  orderId: number | null;
+  result: string;
+  payload: Record<string, unknown>;
+  kind?: 'payment' | 'refund' | 'dispute';
+  ref?: string | undefined;
+  paymentRef?: string | undefined;
+  /** the refund or dispute id */
+  objectId?: string | undefined;
+  status?: string;
+  amount?: Minor;
+  currency?: string;
+}
+
+/** Top-up orders and the provider notifications that settle them (migrations 015, 065). */
 export const paymentsRepo = {
   /**
    * Locks the account's row for the rest of the transaction: the submits of one account queue here,
@@ -139,20 +158,60 @@ export const paymentsRepo = {
     );
   },
 
+  /** The order a payment belongs to, by the provider's id of the payment (recorded when it was paid). */
+  async byPaymentRef(q: Q, provider: string, paymentRef: string): Promise<OrderRow | null> {
+    return (
+      ((await q
+        .selectFrom('payment_orders')
+        .select(orderCols)
+        .where('provider', '=', provider)
+        .where('payment_ref', '=', paymentRef)
+        .executeTakeFirst()) as OrderRow | undefined) ?? null
+    );
+  },
+
+  /** Reads and locks an order for the rest of the transaction: its payment, refunds and disputes queue here. */
+  async lock(tx: Tx, id: number): Promise<OrderRow | null> {
+    return (
+      ((await tx
+        .selectFrom('payment_orders')
+        .select(orderCols)
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst()) as OrderRow | undefined) ?? null
+    );
+  },
+
   /**
-   * pending (or cancelled / expired: the money arrived after all) → paid. Only one caller gets the row
-   * back; every other concurrent or later call gets null.
+   * pending (or failed, cancelled, expired: the money arrived after all) → paid, with the provider's id
+   * of the payment when given. Only one caller gets the row back; every other concurrent or later call
+   * gets null.
    */
-  async markPaid(tx: Tx, id: number, at: Date): Promise<OrderRow | null> {
+  async markPaid(tx: Tx, id: number, at: Date, paymentRef?: string): Promise<OrderRow | null> {
     return (
       ((await tx
         .updateTable('payment_orders')
-        .set({ status: 'paid', paid_at: at, closed_at: at })
+        .set((eb) => ({
+          status: 'paid',
+          paid_at: at,
+          closed_at: at,
+          payment_ref: paymentRef ? eb.fn.coalesce('payment_ref', eb.val(paymentRef)) : eb.ref('payment_ref'),
+        }))
         .where('id', '=', id)
-        .where('status', 'in', ['pending', 'cancelled', 'expired'])
+        .where('status', 'in', ['pending', 'failed', 'cancelled', 'expired'])
         .returning(orderCols)
         .executeTakeFirst()) as OrderRow | undefined) ?? null
     );
+  },
+
+  /** Records the provider's id of the payment of an order that has none yet. */
+  async setPaymentRef(tx: Tx, id: number, paymentRef: string): Promise<void> {
+    await tx
+      .updateTable('payment_orders')
+      .set({ payment_ref: paymentRef })
+      .where('id', '=', id)
+      .where('payment_ref', 'is', null)
+      .execute();
   },
 
   /** pending → failed | cancelled | expired; null when it was not pending. */
@@ -185,29 +244,8 @@ export const paymentsRepo = {
     return rows.length;
   },
 
-  async markRefunded(tx: Tx, id: number, at: Date): Promise<boolean> {
-    const row = await tx
-      .updateTable('payment_orders')
-      .set({ refunded_at: at })
-      .where('id', '=', id)
-      .where('status', '=', 'paid')
-      .where('refunded_at', 'is', null)
-      .returning('id')
-      .executeTakeFirst();
-    return !!row;
-  },
-
   /** Records a provider event once: false when its id was seen before (nothing else happens then). */
-  async recordEvent(
-    tx: Tx,
-    e: {
-      provider: string;
-      eventId: string;
-      orderId: number | null;
-      result: string;
-      payload: Record<string, unknown>;
-    },
-  ): Promise<boolean> {
+  async recordEvent(tx: Tx, e: NewEvent): Promise<boolean> {
     const row = await tx
       .insertInto('payment_events')
       .values({
@@ -216,11 +254,41 @@ export const paymentsRepo = {
         order_id: e.orderId,
         result: e.result,
         payload: JSON.stringify(e.payload),
+        kind: e.kind ?? null,
+        ref: e.ref ?? null,
+        payment_ref: e.paymentRef ?? null,
+        object_id: e.objectId ?? null,
+        status: e.status ?? null,
+        amount: e.amount ?? null,
+        currency: e.currency ?? null,
       })
       .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
       .returning('id')
       .executeTakeFirst();
     return !!row;
+  },
+
+  /**
+   * Refunds and disputes told of a payment before any order of ours was known to have it (recorded
+   * with no order), oldest first: the payment's order takes them when its payment id is learnt.
+   */
+  async orphanReturnEvents(tx: Tx, provider: string, paymentRef: string) {
+    return tx
+      .selectFrom('payment_events')
+      .select(['id', 'event_id as eventId', 'kind', 'object_id as objectId', 'status', 'amount', 'currency'])
+      .where('provider', '=', provider)
+      .where('payment_ref', '=', paymentRef)
+      .where('order_id', 'is', null)
+      .where('kind', 'in', ['refund', 'dispute'])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  },
+
+  /** Gives recorded events (orphans adopted) their order. */
+  async attachEvents(tx: Tx, ids: number[], orderId: number): Promise<void> {
+    if (!ids.length) return;
+    await tx.updateTable('payment_events').set({ order_id: orderId }).where('id', 'in', ids).execute();
   },
 
   async eventsOf(q: Q, orderId: number) {

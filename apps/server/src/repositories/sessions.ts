@@ -118,17 +118,55 @@ export const sessionsRepo = {
 
   /**
    * Ends a live session because a refresh replaced it (a conditional update: of two refreshes of one
-   * token, one wins). Its family, or null when it was not live any more (the loser of such a race).
+   * token, one wins), keeping the key its successor token is derived with. Its family, or null when it
+   * was not live any more (the loser of such a race).
    */
-  async replace(q: Q, id: number): Promise<number | null> {
+  async replace(q: Q, id: number, successorKey: string): Promise<number | null> {
     const row = await q
       .updateTable('sessions')
-      .set({ revoked_at: sql`now()`, revoke_reason: 'refreshed' })
+      .set({ revoked_at: sql`now()`, revoke_reason: 'refreshed', successor_key: successorKey })
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .returning(familyOf.as('familyId'))
       .executeTakeFirst();
     return row?.familyId ?? null;
+  },
+
+  /**
+   * A refresh of a token a refresh replaced within the last `withinMs` (another tab's refresh of the
+   * same token, at the same time): counts one replay, at most `times`, and gives the key of its
+   * successor with the family. null: replaced longer ago, replayed already, or not replaced by a
+   * refresh (then the refresh is a reuse).
+   */
+  async takeReplay(
+    q: Q,
+    id: number,
+    p: { withinMs: number; times: number },
+  ): Promise<{ successorKey: string; familyId: number } | null> {
+    const row = await q
+      .updateTable('sessions')
+      .set((eb) => ({ successor_replays: eb('successor_replays', '+', 1) }))
+      .where('id', '=', id)
+      .where('revoke_reason', '=', 'refreshed')
+      .where('successor_key', 'is not', null)
+      .where('successor_replays', '<', p.times)
+      .where('revoked_at', '>', sql<Date>`now() - make_interval(secs => ${p.withinMs / 1000})`)
+      .returning(['successor_key as successorKey', familyOf.as('familyId')])
+      .executeTakeFirst();
+    return row?.successorKey ? { successorKey: row.successorKey, familyId: row.familyId } : null;
+  },
+
+  /** Whether the token of this hash is its family's live token (not replaced, revoked or expired). */
+  async isLiveInFamily(q: Q, tokenHash: string, familyId: number): Promise<boolean> {
+    const row = await q
+      .selectFrom('sessions')
+      .select('id')
+      .where('token_hash', '=', tokenHash)
+      .where(familyOf, '=', familyId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', sql<Date>`now()`)
+      .executeTakeFirst();
+    return !!row;
   },
 
   /**

@@ -1,6 +1,7 @@
 import type { Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
+import { startOfIso } from '../lib/dates';
 import { rateSubquery } from './rates';
 
 /** A plan of the catalogue with its price in one currency (null: not priced in it). */
@@ -46,6 +47,8 @@ export interface SubscriptionRow {
   /** ISO date of the next rent */
   paymentDate: string;
   graceSince: string | null;
+  /** plan changes made now so far: the next one's key (migration 071) */
+  changes: number;
 }
 
 const planQuery = (q: Q, currency: string) =>
@@ -68,40 +71,43 @@ const planQuery = (q: Q, currency: string) =>
     }).as('price'),
   ]);
 
+/** A rented number's history entry (rental_history of kind number, migration 150). */
 const historyCols = [
   'id',
   'account_id as accountId',
-  'tel_code as telCode',
-  'number',
+  sql<string>`tel_code`.as('telCode'),
+  sql<string>`number`.as('number'),
   'full_number as fullNumber',
   'type',
   'charge',
   'plan_id as planId',
-  sql<string | null>`to_char(res_date, 'YYYY-MM-DD')`.as('resDate'),
+  sql<string | null>`to_char(res_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`.as('resDate'),
   'restored',
   'created_at as createdAt',
 ] as const;
 
+/** A rented number's subscription: its rental (kind number) with the number. */
 const subQuery = (q: Q) =>
   q
-    .selectFrom('number_subscriptions as s')
+    .selectFrom('rentals as s')
     .innerJoin('virtual_numbers as v', 'v.id', 's.number_id')
     .select([
-      's.number_id as numberId',
+      'v.id as numberId',
       's.account_id as accountId',
       'v.tel_code as telCode',
       'v.number',
       'v.full_number as fullNumber',
       'v.country',
       'v.toll_free as tollFree',
-      's.plan_id as planId',
+      sql<number>`s.plan_id`.as('planId'),
       's.pending_plan_id as pendingPlanId',
       's.auto_renew as autoRenew',
       sql<string>`to_char(v.payment_date, 'YYYY-MM-DD')`.as('paymentDate'),
       sql<string | null>`to_char(s.grace_since, 'YYYY-MM-DD')`.as('graceSince'),
+      's.changes',
     ]);
 
-/** The numbers area's SQL: plans, subscriptions of rented numbers, the subscription history. */
+/** The rented numbers' SQL: plans, the rentals of kind number with their numbers, their history (migration 150). */
 export const subscriptionsRepo = {
   plans(q: Q, currency: string, p: { country: string; kind: string }): Promise<PlanRow[]> {
     return planQuery(q, currency)
@@ -127,13 +133,20 @@ export const subscriptionsRepo = {
     return new Set(rows.map((r) => r.full_number));
   },
 
+  /** The rental of a number just rented (or restored), due on its payment date (ISO). */
   async insertSubscription(
     tx: Tx,
-    s: { numberId: number; accountId: number; planId: number },
+    s: { numberId: number; accountId: number; planId: number; paymentDate: string; at: Date },
   ): Promise<void> {
     await tx
-      .insertInto('number_subscriptions')
-      .values({ number_id: s.numberId, account_id: s.accountId, plan_id: s.planId })
+      .insertInto('rentals')
+      .values({
+        number_id: s.numberId,
+        account_id: s.accountId,
+        plan_id: s.planId,
+        valid_until: new Date(startOfIso(s.paymentDate)),
+        started_at: s.at,
+      })
       .execute();
   },
 
@@ -152,7 +165,7 @@ export const subscriptionsRepo = {
     },
   ): Promise<HistoryRow> {
     return tx
-      .insertInto('subscription_history')
+      .insertInto('rental_history')
       .values({
         account_id: h.accountId,
         tel_code: h.telCode,
@@ -162,7 +175,7 @@ export const subscriptionsRepo = {
         charge: h.charge,
         plan_id: h.planId,
         ledger_id: h.ledgerId,
-        res_date: h.resDate ?? null,
+        res_at: h.resDate ? new Date(startOfIso(h.resDate)) : null,
         created_at: h.createdAt,
       })
       .returning(historyCols)
@@ -173,8 +186,9 @@ export const subscriptionsRepo = {
   async lastHistory(q: Q, accountId: number, fullNumber: string, type: number): Promise<HistoryRow | null> {
     return (
       (await q
-        .selectFrom('subscription_history')
+        .selectFrom('rental_history')
         .select(historyCols)
+        .where('kind', '=', 'number')
         .where('account_id', '=', accountId)
         .where('full_number', '=', fullNumber)
         .where('type', '=', type)
@@ -187,8 +201,9 @@ export const subscriptionsRepo = {
   async history(q: Q, accountId: number, id: number): Promise<HistoryRow | null> {
     return (
       (await q
-        .selectFrom('subscription_history')
+        .selectFrom('rental_history')
         .select(historyCols)
+        .where('kind', '=', 'number')
         .where('account_id', '=', accountId)
         .where('id', '=', id)
         .executeTakeFirst()) ?? null
@@ -199,8 +214,9 @@ export const subscriptionsRepo = {
   async lastExpired(q: Q, fullNumber: string): Promise<HistoryRow | null> {
     return (
       (await q
-        .selectFrom('subscription_history')
+        .selectFrom('rental_history')
         .select(historyCols)
+        .where('kind', '=', 'number')
         .where('full_number', '=', fullNumber)
         .where('type', '=', 100)
         .where('restored', '=', false)
@@ -213,7 +229,7 @@ export const subscriptionsRepo = {
   /** Marks a type-100 entry restored, once (false when it already was). */
   async markRestored(tx: Tx, id: number): Promise<boolean> {
     const r = await tx
-      .updateTable('subscription_history')
+      .updateTable('rental_history')
       .set({ restored: true })
       .where('id', '=', id)
       .where('restored', '=', false)
@@ -227,8 +243,9 @@ export const subscriptionsRepo = {
     p: { accountId: number; from: Date; to: Date; limit: number; offset: number },
   ): Promise<{ total: number; rows: HistoryRow[] }> {
     const base = q
-      .selectFrom('subscription_history')
+      .selectFrom('rental_history')
       .where('account_id', '=', p.accountId)
+      .where('kind', '=', 'number')
       .where('created_at', '>=', p.from)
       .where('created_at', '<', p.to);
     const [count, rows] = await Promise.all([
@@ -254,35 +271,41 @@ export const subscriptionsRepo = {
     );
   },
 
-  /** A subscription locked for its renewal (FOR UPDATE of the number's row). */
-  async lockForRenewal(tx: Tx, numberId: number): Promise<SubscriptionRow | null> {
-    return (await subQuery(tx).where('s.number_id', '=', numberId).forUpdate().executeTakeFirst()) ?? null;
+  /**
+   * A subscription locked for its renewal or plan change (FOR UPDATE of the number's and the
+   * subscription's rows, not the account's), with its account's brand (the currency of its price).
+   */
+  async lockForRenewal(tx: Tx, numberId: number): Promise<(SubscriptionRow & { brand: string }) | null> {
+    return (
+      (await subQuery(tx)
+        .innerJoin('accounts as a', 'a.id', 's.account_id')
+        .select('a.brand')
+        .where('s.number_id', '=', numberId)
+        .forUpdate(['s', 'v'])
+        .executeTakeFirst()) ?? null
+    );
   },
 
-  /** Subscriptions whose rent is due on or before `today` (ISO date). */
-  async due(q: Q, today: string, limit: number): Promise<{ numberId: number; paymentDate: string }[]> {
-    return q
-      .selectFrom('number_subscriptions as s')
-      .innerJoin('virtual_numbers as v', 'v.id', 's.number_id')
-      .select([
-        's.number_id as numberId',
-        sql<string>`to_char(v.payment_date, 'YYYY-MM-DD')`.as('paymentDate'),
-      ])
-      .where(sql<boolean>`v.payment_date <= ${today}::date`)
-      .orderBy('v.payment_date')
-      .limit(limit)
+  /** The numbers of an account that will not renew (unsubscribed: released on their payment date). */
+  async notRenewing(q: Q, accountId: number): Promise<Set<number>> {
+    const rows = await q
+      .selectFrom('rentals')
+      .select('number_id as numberId')
+      .where('account_id', '=', accountId)
+      .where('number_id', 'is not', null)
+      .where('auto_renew', '=', false)
       .execute();
+    return new Set(rows.map((r) => r.numberId!));
   },
 
   async setAutoRenew(q: Q, numberId: number, autoRenew: boolean): Promise<void> {
-    await q
-      .updateTable('number_subscriptions')
-      .set({ auto_renew: autoRenew })
-      .where('number_id', '=', numberId)
-      .execute();
+    await q.updateTable('rentals').set({ auto_renew: autoRenew }).where('number_id', '=', numberId).execute();
   },
 
-  /** After a paid renewal or plan change: the plan, the next rent date and rent, no pending change or grace. */
+  /**
+   * After a paid renewal or plan change: the plan, the next rent date and rent, no pending change or
+   * grace; a plan change made now (`changed`) also counts one more change (the next one's key).
+   */
   async renewed(
     tx: Tx,
     p: {
@@ -291,23 +314,33 @@ export const subscriptionsRepo = {
       paymentDate: string;
       monthRent: Minor;
       pendingPlanId?: number | null;
+      changed?: boolean;
     },
   ): Promise<void> {
+    // one statement: the number's row, then its subscription's
     await tx
-      .updateTable('virtual_numbers')
-      .set({ plan_id: p.planId, payment_date: p.paymentDate, month_rent: p.monthRent })
-      .where('id', '=', p.numberId)
-      .execute();
-    await tx
-      .updateTable('number_subscriptions')
-      .set({ plan_id: p.planId, pending_plan_id: p.pendingPlanId ?? null, grace_since: null })
-      .where('number_id', '=', p.numberId)
+      .with('v', (w) =>
+        w
+          .updateTable('virtual_numbers')
+          .set({ plan_id: p.planId, payment_date: p.paymentDate, month_rent: p.monthRent })
+          .where('id', '=', p.numberId)
+          .returning('id'),
+      )
+      .updateTable('rentals')
+      .set((eb) => ({
+        plan_id: p.planId,
+        valid_until: new Date(startOfIso(p.paymentDate)),
+        pending_plan_id: p.pendingPlanId ?? null,
+        grace_since: null,
+        ...(p.changed ? { changes: eb('changes', '+', 1) } : {}),
+      }))
+      .where('number_id', 'in', (eb) => eb.selectFrom('v').select('v.id'))
       .execute();
   },
 
   async setPending(q: Q, numberId: number, pendingPlanId: number | null): Promise<void> {
     await q
-      .updateTable('number_subscriptions')
+      .updateTable('rentals')
       .set({ pending_plan_id: pendingPlanId })
       .where('number_id', '=', numberId)
       .execute();
@@ -315,14 +348,14 @@ export const subscriptionsRepo = {
 
   async startGrace(tx: Tx, numberId: number, since: string): Promise<void> {
     await tx
-      .updateTable('number_subscriptions')
+      .updateTable('rentals')
       .set({ grace_since: since })
       .where('number_id', '=', numberId)
       .where('grace_since', 'is', null)
       .execute();
   },
 
-  /** Removes a number from its account (its subscription goes with it). */
+  /** Removes a number from its account (its rental goes with it). */
   async releaseNumber(tx: Tx, numberId: number): Promise<void> {
     await tx.deleteFrom('virtual_numbers').where('id', '=', numberId).execute();
   },

@@ -65,7 +65,12 @@ export default async function authRoutes(app: FastifyInstance) {
   );
 
   route(app, endpoints.refreshToken, async ({ session, req, reply }) => {
-    const token = await sessions.refresh(session, meta(req));
+    const presented = req.headers['auth-token'];
+    const token = await sessions.refresh(
+      session,
+      (Array.isArray(presented) ? presented[0] : presented) ?? '',
+      meta(req),
+    );
     reply.header('set-cookie', mediaCookie(token, req.protocol === 'https'));
     return { token };
   });

@@ -48,5 +48,10 @@ export default async function chatRoutes(app: FastifyInstance) {
     { rateLimit: { max: 30, timeWindow: 60_000 } },
   );
 
+  // the account's call limits apply (ACCOUNT_CALLS_*); the client asks as the user pauses typing
+  route(app, endpoints.searchMessages, async ({ session, input }) =>
+    chats.searchMessages(session.accountId, { q: input.q, cursor: input.cursor }),
+  );
+
   route(app, endpoints.getAdConfig, async ({ ctx }) => chats.adConfig(ctx.brand.id));
 }

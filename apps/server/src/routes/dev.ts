@@ -4,6 +4,7 @@ import { AppId, CaptchaId, FullNumber } from '@numa/contract';
 import { ApiError } from '../lib/errors';
 import { invalid } from '../lib/route';
 import { isLoopbackAddress } from '../lib/net';
+import devStatusRoutes from './dev-status';
 import devInboundRoutes from './dev-inbound';
 import devCallRoutes from './dev-calls';
 
@@ -39,6 +40,7 @@ export default async function devRoutes(app: FastifyInstance) {
   // POST /dev/inbound: a message from outside to one of our numbers (chats)
   await app.register(devInboundRoutes);
   await app.register(devCallRoutes);
+  await app.register(devStatusRoutes);
 
   app.get('/dev/outbox', async (req) => {
     const parsed = z.object({ to: z.string().trim().min(3).max(254) }).safeParse(req.query);

@@ -7,7 +7,8 @@ export default async function mediaRoutes(app: FastifyInstance) {
   const { sessions, media } = app.deps;
   app.get<{ Params: { id: string } }>('/media/:id', async (req, reply) => {
     const header = req.headers['auth-token'];
-    const token = (Array.isArray(header) ? header[0] : header) ?? readCookie(req.headers.cookie, MEDIA_COOKIE);
+    const token =
+      (Array.isArray(header) ? header[0] : header) ?? readCookie(req.headers.cookie, MEDIA_COOKIE);
     const session = await sessions.authenticate(token, req.ctx.brand.id);
     if (!/^[A-Za-z0-9_-]{8,80}$/.test(req.params.id)) throw new ApiError(100002);
     const file = await media.read(req.params.id, session.accountId);

@@ -2,7 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { cryptoMethodOf, endpoints, YearMonth, type BrandId, type PaymentMethodKey } from '@numa/contract';
 import { ApiError } from '../lib/errors';
 import { invalid, route } from '../lib/route';
+import { paypalCancelPath, paypalReturnPath } from '../providers/payments/paypal';
 import { SandboxPayments, type SandboxAction } from '../providers/payments/sandbox';
+
+/** Where the sandbox's Cancel sends the payer (a provider's cancel URL). */
+const sandboxCancelPath = '/pay/cancel/sandbox';
 
 const sandboxActions: readonly SandboxAction[] = [
   'pay',
@@ -91,12 +95,10 @@ export default async function paymentRoutes(app: FastifyInstance) {
         method: 'paypal',
         productId: input.productid,
       });
-      const form = r.checkout.form ?? { action: r.checkout.paymentUrl, fields: {} };
       return {
         orderId: String(r.order.id),
         transactionId: r.checkout.ref,
-        formAction: form.action,
-        formFields: form.fields,
+        paymentUrl: r.checkout.paymentUrl,
       };
     },
     submitLimit,
@@ -153,7 +155,7 @@ export default async function paymentRoutes(app: FastifyInstance) {
     );
     const parsed = YearMonth.safeParse((req.query as { ym?: unknown } | undefined)?.ym);
     if (!parsed.success) throw invalid(parsed.error);
-    const csv = await payments.billCsv(session.accountId, parsed.data);
+    const csv = await payments.billCsv(session.accountId, parsed.data, req.ctx.lang);
     return reply
       .type('text/csv; charset=utf-8')
       .header('cache-control', 'no-store')
@@ -170,8 +172,12 @@ export default async function paymentRoutes(app: FastifyInstance) {
       (_req, body, done) => done(null, body),
     );
 
+    // the sandbox runs only in development and demos (issue 18): elsewhere its webhook does not exist,
+    // like its pages (404); any other name that is no provider here is refused (403)
+    const sandbox = payments.provider instanceof SandboxPayments ? payments.provider : null;
     hooks.post('/pay/notify/:provider', async (req) => {
       const { provider } = req.params as { provider: string };
+      if (provider === 'sandbox' && !sandbox) throw new ApiError(100002);
       const result = await payments.notify(
         provider,
         { rawBody: typeof req.body === 'string' ? req.body : '', headers: req.headers, url: req.url },
@@ -180,13 +186,44 @@ export default async function paymentRoutes(app: FastifyInstance) {
       return { received: true, result };
     });
 
-    const sandbox = payments.provider instanceof SandboxPayments ? payments.provider : null;
+    // PayPal sends the payer back here with its order id as `token`: the order is captured on our side
+    // (PayPal's answer decides; the payer's browser only says "look now"), then the payer goes on to
+    // where the payment started. Cancelled at PayPal: nothing to capture; the dialog's close cancels.
+    const backTo = (req: FastifyRequest, url: string | null) => url ?? `${baseUrl(req)}/account/credit`;
+    const tokenOf = (req: FastifyRequest) => {
+      const { token } = (req.query ?? {}) as { token?: unknown };
+      return typeof token === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(token) ? token : null;
+    };
+    const returnLimit = {
+      config: { rateLimit: { max: Math.ceil(60 * env.IP_RATE_LIMIT_FACTOR), timeWindow: 60_000 } },
+    };
+    hooks.get(paypalReturnPath, returnLimit, async (req, reply) => {
+      const token = tokenOf(req);
+      if (!token) throw new ApiError(100001, null, 'token');
+      const r = await payments.returned('paypal', token);
+      if (!r) throw new ApiError(200046);
+      return reply.redirect(backTo(req, r.returnUrl), 303);
+    });
+    // cancelled at the provider: the order is closed as cancelled, so the payment dialog says so
+    // (issue 20), then the payer goes back to where the payment started
+    hooks.get(paypalCancelPath, returnLimit, async (req, reply) => {
+      const token = tokenOf(req);
+      const order = token ? await payments.cancelledByPayer('paypal', token) : null;
+      return reply.redirect(backTo(req, order?.returnUrl ?? null), 303);
+    });
+
     if (!sandbox) return;
     const page = async (ref: string, message: string | null) => {
       const html = await sandbox.page(ref, message);
       if (html === null) throw new ApiError(200046);
       return html;
     };
+    hooks.get(sandboxCancelPath, returnLimit, async (req, reply) => {
+      const { ref } = (req.query ?? {}) as { ref?: unknown };
+      if (typeof ref !== 'string' || !/^sbx_[0-9a-f]{24}$/.test(ref)) throw new ApiError(100001, null, 'ref');
+      const order = await payments.cancelledByPayer('sandbox', ref);
+      return reply.redirect(backTo(req, order?.returnUrl ?? null), 303);
+    });
     hooks.get('/pay/sandbox/:ref', async (req, reply) => {
       const { ref } = req.params as { ref: string };
       const { m } = (req.query ?? {}) as { m?: string };
@@ -208,6 +245,9 @@ export default async function paymentRoutes(app: FastifyInstance) {
       if (!(sandboxActions as readonly string[]).includes(action)) throw new ApiError(100001, null, 'action');
       const message = await sandbox.act(ref, action as SandboxAction);
       if (message === null) throw new ApiError(200046);
+      // Cancel sends the payer to our cancel URL, as a provider's cancel does
+      if (action === 'cancel')
+        return reply.redirect(`${sandboxCancelPath}?ref=${encodeURIComponent(ref)}`, 303);
       return reply.redirect(`/pay/sandbox/${encodeURIComponent(ref)}?m=${encodeURIComponent(message)}`, 303);
     });
   });

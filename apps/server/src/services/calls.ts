@@ -4,6 +4,7 @@ import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import type { Database } from '../db';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
+import { brandLang } from '../lib/brand';
 import { idemKey } from '../lib/idem';
 import type { CallAnswer, CallSink, InboundMessage, VoicemailRecording } from '../providers/carrier/port';
 import { SttFailedError, SttUnavailableError, type SttPort } from '../providers/stt/port';
@@ -108,7 +109,7 @@ export function createCallService(d: {
     const rate =
       (await pricing.receivePerMinute(brands[account!.brand].id, holder.country, holder.tollFree)) ??
       zeroMinor;
-    const lang: 'en' | 'zh' = account!.brand === 'jiema' || account!.brand === 'cloudnumber' ? 'zh' : 'en';
+    const lang = brandLang(account!.brand);
     return { to, holder, account: account!, type, rate, lang };
   }
 

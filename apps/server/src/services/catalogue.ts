@@ -1,4 +1,6 @@
 import type { Lang } from '@numa/contract';
+import en from '@numa/contract/locales/en.json' with { type: 'json' };
+import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import type { Database } from '../db';
 import { catalogueRepo } from '../repositories/catalogue';
 
@@ -6,7 +8,8 @@ const regionNames = {
   en: new Intl.DisplayNames(['en'], { type: 'region' }),
   zh: new Intl.DisplayNames(['zh-Hans'], { type: 'region' }),
 };
-const tollFree = { en: 'Toll-free', zh: '免费号码' };
+/** The toll-free "country" in the contract's locale files. */
+const tollFree = { en: en.catalogue.tollFree, zh: zh.catalogue.tollFree };
 
 /** The code-receiving catalogue: apps and countries (the applist front page uses it anonymously). */
 export function createCatalogueService(db: Database) {

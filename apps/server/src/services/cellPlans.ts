@@ -10,13 +10,13 @@ import {
 } from '@numa/contract/cellPlans';
 import type { Database } from '../db';
 import type { Clock } from '../lib/clock';
+import { DAY_MS } from '../lib/dates';
 import { ApiError } from '../lib/errors';
 import { idemKey } from '../lib/idem';
 import { cellPlansRepo, type CellLineRow, type CellOrderRow } from '../repositories/cellPlans';
 import { ledger } from '../repositories/ledger';
 import type { Pricing } from './pricing';
 
-const dayMs = 86_400_000;
 const validityTypes = Object.values(constants.validityTypes) as CellValidityType[];
 
 export interface CellOrderInput {
@@ -159,7 +159,7 @@ export function createCellPlanService({
         });
         if (!applied) return row.id;
         const start = line ? new Date(Math.max(line.endsAt.getTime(), now)) : new Date(now);
-        const end = new Date(start.getTime() + days * dayMs);
+        const end = new Date(start.getTime() + days * DAY_MS);
         let lineId: number;
         if (line) {
           lineId = line.id;

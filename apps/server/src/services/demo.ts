@@ -4,7 +4,7 @@ import { idemKey } from '../lib/idem';
 import { accountsRepo } from '../repositories/accounts';
 import { ledger } from '../repositories/ledger';
 import { numbersRepo } from '../repositories/numbers';
-import { assignNumber } from './numbers';
+import { assignNumber } from './rentals/numbers/assign';
 
 /**
  * The demo accounts (dev mode): two people on the numa brand, each with a US number and 20 Coins, so

@@ -14,7 +14,8 @@ import { ApiError } from '../lib/errors';
 import { accountsRepo, AccountStatus } from '../repositories/accounts';
 import { inviteRepo } from '../repositories/invite';
 import { ledger } from '../repositories/ledger';
-import { accountText, accountTexts, fill } from './accountTexts';
+import { accountText, accountTexts } from './accountTexts';
+import { fill } from '../lib/texts';
 import { isUniqueViolation } from './verify';
 
 /** Invite-code letters: upper case and digits without the look-alikes 0/O and 1/I. */

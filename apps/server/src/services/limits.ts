@@ -6,6 +6,7 @@ import {
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
+  RateLimiterUnion,
   type RateLimiterAbstract,
 } from 'rate-limiter-flexible';
 import type { Env } from '../env';
@@ -32,6 +33,9 @@ export interface LimitSettings {
   accountCallsPerSecond: number;
   accountCallsBurst: number;
   socketConnectsPerMinute: number;
+  /** Verification-code locks one account may take a minute, and an hour (both budgets apply). */
+  codeLocksPerMinute: number;
+  codeLocksPerHour: number;
 }
 
 /** The window over which burst allowances refill. */
@@ -49,6 +53,8 @@ export function limitSettings(env: Env): LimitSettings {
     accountCallsPerSecond: env.ACCOUNT_CALLS_PER_SECOND,
     accountCallsBurst: env.ACCOUNT_CALLS_BURST,
     socketConnectsPerMinute: Math.ceil(env.SOCKET_CONNECTS_PER_MINUTE * env.IP_RATE_LIMIT_FACTOR),
+    codeLocksPerMinute: env.CODE_LOCKS_PER_MINUTE,
+    codeLocksPerHour: env.CODE_LOCKS_PER_HOUR,
   };
 }
 
@@ -107,6 +113,11 @@ export function createLimits(opts: { env: Env; log: FastifyBaseLogger; settings?
     callBurstWindowS,
   );
   const connects = shared('conn-ip', s.socketConnectsPerMinute, 60);
+  /** N a minute and M an hour: a lock spends from both, and either refuses. */
+  const codeLocks = new RateLimiterUnion(
+    shared('code-lock-min', s.codeLocksPerMinute, 60),
+    shared('code-lock-hour', s.codeLocksPerHour, 3600),
+  );
   const holds = shared('flood-hold', 1, s.floodHoldSeconds);
 
   const verdict = async (
@@ -138,6 +149,22 @@ export function createLimits(opts: { env: Env; log: FastifyBaseLogger; settings?
     /** One authenticated HTTP call, weighted by what it costs the database (route options). */
     call(accountId: number, cost: number): Promise<Verdict> {
       return verdict(accountCalls, accountId, cost);
+    },
+
+    /** One verification-code lock of an account (before any database work): within its minute's and its hour's budget. */
+    async codeLock(accountId: number): Promise<Verdict> {
+      try {
+        await codeLocks.consume(accountId);
+        return { ok: true };
+      } catch (refusals) {
+        const waits = Object.values(refusals as Record<string, unknown>)
+          .filter((r): r is RateLimiterRes => r instanceof RateLimiterRes)
+          .map((r) => r.msBeforeNext);
+        if (waits.length) return { ok: false, retryAfterMs: Math.max(...waits) };
+        // the store failed and had no insurance: let the lock through rather than fail it
+        opts.log.warn({ err: refusals }, 'rate limiter failed');
+        return { ok: true };
+      }
     },
 
     /** A socket handshake from an address (before the token is looked up). */

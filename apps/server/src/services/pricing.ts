@@ -1,5 +1,7 @@
 import {
+  brands,
   fromMinor,
+  type Brand,
   mulMinor,
   type BrandId,
   type CountryRate,
@@ -7,15 +9,17 @@ import {
   type Minor,
   type RateType,
 } from '@numa/contract';
+import en from '@numa/contract/locales/en.json' with { type: 'json' };
+import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import type { Database, Tx } from '../db';
 import { countSegments } from '../lib/sms';
 import { ratesRepo, type RateRow } from '../repositories/rates';
 
 export type { RateRow } from '../repositories/rates';
 
-/** The currency a brand's prices are in: cloud coins on cloudnumber, else USD (1 Coin = 1 USD). */
-export type Currency = 'usd' | 'cny';
-export const currencyOf = (brand: BrandId): Currency => (brand === 'cloudnumber' ? 'cny' : 'usd');
+/** The currency a brand's prices are in: the brand table's `currency.code` (cloud coins on cloudnumber, else USD). */
+export type Currency = Brand['currency']['code'];
+export const currencyOf = (brand: BrandId): Currency => brands[brand].currency.code;
 
 /**
  * What a rate is per (the `kind` column of rates):
@@ -58,7 +62,10 @@ const tabKinds: Record<RateType, [RateKind, RateKind?]> = {
   number: ['number_month'],
 };
 
-const variantNames: Record<string, Record<Lang, string>> = { toll_free: { en: 'toll-free', zh: '免费号码' } };
+/** Names of rate variants, from the contract's locale files. */
+const variantNames: Record<string, Record<Lang, string>> = {
+  toll_free: { en: en.catalogue.tollFreeRate, zh: zh.catalogue.tollFreeRate },
+};
 
 /**
  * The one place that answers "what does this cost for this brand", from the rates table. Message

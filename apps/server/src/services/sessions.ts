@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -44,6 +44,21 @@ export interface SessionCacheOptions {
 
 export const defaultSessionCache: SessionCacheOptions = { ttlMs: 5_000, touchEveryMs: 60_000 };
 
+/**
+ * Two tabs refreshing one token at once (issue 18): a refresh of the token a refresh replaced less
+ * than `withinMs` ago is answered with the same successor, `times` times at most per replaced token,
+ * instead of ending the family as a reuse. Later, more often, or for an older token, it is a reuse.
+ */
+export const refreshReplay = { withinMs: 30_000, times: 1 };
+
+/**
+ * The token a refresh gives for `token`: HMAC-SHA256 under a random key kept on the replaced session,
+ * so the successor itself is never stored, and only a holder of the replaced token can be given it
+ * again (the same 256-bit base64url shape as newToken()).
+ */
+const successorOf = (token: string, key: string) =>
+  createHmac('sha256', key).update(token).digest('base64url');
+
 /** The Redis channel sessions' revocations travel on between servers: `<REDIS_KEY_PREFIX>:sessions`. */
 export const sessionsChannel = (prefix: string) => `${prefix}:sessions`;
 
@@ -58,7 +73,8 @@ interface Cached<T> {
  * ends the others (they get 100014). A refresh replaces the token within its family (migration
  * 030); the replaced one serves ordinary calls for a short grace so other tabs pick up the new one,
  * but may not refresh again: presented to refreshToken, it is a reuse (a forked or stolen copy) and
- * the whole family ends. Logout ends the whole family.
+ * the whole family ends — unless it comes at once from another tab of the same browser (the same
+ * successor is given, see refreshReplay). Logout ends the whole family.
  *
  * The hot path reads no database: sessions and sockets' verdicts are kept in memory for `ttlMs`;
  * every revocation (logout, refresh reuse, sign-in elsewhere, operator) clears the account's entries
@@ -199,26 +215,41 @@ export function createSessionService(db: Database, cacheOptions: Partial<Session
     },
 
     /**
-     * A new token in the session's family; the presented one is replaced (ended as 'refreshed', usable
-     * for ordinary calls during its grace). Only the family's live token may refresh: a replaced one
-     * (or the loser of two refreshes of one token at once) is a reuse, and the whole family ends (100012).
+     * A new token in the session's family for `token` (the session's own, as presented); the presented
+     * one is replaced (ended as 'refreshed', usable for ordinary calls during its grace). Only the
+     * family's live token may refresh, with one exception: another tab of the same browser refreshing
+     * the same token at the same moment (within refreshReplay.withinMs of the replacement, once per
+     * replaced token, while its successor is still the family's live token) is given the same
+     * successor. Anything else presenting a replaced token is a reuse (a forked or stolen copy), and
+     * the whole family ends (100012).
      */
     async refresh(
       session: Session,
+      token: string,
       meta: { userAgent?: string | undefined; ip?: string | undefined },
     ): Promise<string> {
       const outcome = await db.tx(async (q) => {
-        const familyId = session.replaced ? null : await sessionsRepo.replace(q, session.id);
-        if (familyId === null) return null;
-        const token = newToken();
-        await sessionsRepo.create(q, {
-          accountId: session.accountId,
-          tokenHash: sha256(token),
-          expiresAt: new Date(Date.now() + constants.tokenTtlMs),
-          familyId,
-          ...meta,
-        });
-        return token;
+        if (!session.replaced) {
+          const key = randomBytes(32).toString('base64url');
+          const familyId = await sessionsRepo.replace(q, session.id, key);
+          if (familyId !== null) {
+            const next = successorOf(token, key);
+            await sessionsRepo.create(q, {
+              accountId: session.accountId,
+              tokenHash: sha256(next),
+              expiresAt: new Date(Date.now() + constants.tokenTtlMs),
+              familyId,
+              ...meta,
+            });
+            return { token: next, replaced: true };
+          }
+        }
+        // the token was replaced already: by another tab's refresh a moment ago, or it is a reuse
+        const replay = await sessionsRepo.takeReplay(q, session.id, refreshReplay);
+        if (!replay) return null;
+        const next = successorOf(token, replay.successorKey);
+        if (!(await sessionsRepo.isLiveInFamily(q, sha256(next), replay.familyId))) return null;
+        return { token: next, replaced: false };
       });
       if (outcome === null) {
         const family = await sessionsRepo.familyOf(db.q, session.id);
@@ -226,8 +257,8 @@ export function createSessionService(db: Database, cacheOptions: Partial<Session
         throw new ApiError(100012);
       }
       // the replaced token's cached row says 'live': forget it (its grace starts now)
-      forget(session.accountId);
-      return outcome;
+      if (outcome.replaced) forget(session.accountId);
+      return outcome.token;
     },
 
     /** Ends the whole family of the session (every token its refreshes made, in grace or not). */

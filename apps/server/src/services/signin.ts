@@ -68,7 +68,7 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
   /** Whether the address has used up its wrong codes of the last 24 hours (issue 9, hole 4). */
   const wrongCapReached = async (q: Database['q'], brand: Brand, address: SignInAddress) =>
     (await rateEventsRepo.stats(q, wrongKeyOf(brand, address), DAY)).count >=
-    constants.codeWrongTriesPerAddressPerDay;
+    constants.signin.wrongTriesPerAddressPerDay;
 
   /**
    * Refuses a send that must wait: 100015 with `resendAfter` seconds (the 60 s resend wait, or the
@@ -81,6 +81,9 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
     address: SignInAddress;
     ip: string;
   }) => {
+    // no mail on this deployment (MAIL=none): said before any captcha, nothing stored (issue 18)
+    if (mail.name === 'none' && channelOf(p.address) === 'email')
+      throw new ApiError(100031, null, 'no mail provider is configured');
     // no code is sent to an address that may not try one today
     if (await wrongCapReached(db.q, p.brand, p.address))
       throw new ApiError(100030, null, 'daily wrong-code cap reached');
@@ -89,7 +92,7 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
       rateEventsRepo.stats(db.q, addrKey, HOUR),
       rateEventsRepo.stats(db.q, ipKey, HOUR),
     ]);
-    const resendMs = constants.resendCountdownS * 1000;
+    const resendMs = constants.signin.resendCountdownS * 1000;
     if (byAddr.lastAgoMs !== null && byAddr.lastAgoMs < resendMs) {
       throw new ApiError(
         100015,
@@ -98,8 +101,8 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
       );
     }
     if (
-      byAddr.count >= constants.codeSendsPerAddressPerHour ||
-      byIp.count >= constants.codeSendsPerIpPerHour * ipLimitFactor
+      byAddr.count >= constants.signin.sendsPerAddressPerHour ||
+      byIp.count >= constants.signin.sendsPerIpPerHour * ipLimitFactor
     ) {
       throw new ApiError(100015, { resendAfter: 3600 }, 'hourly code limit reached');
     }
@@ -121,7 +124,8 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
       const { addrKey, ipKey } = keysOf(p);
       await assertMaySend(p);
 
-      const codeLength = channel === 'email' ? constants.codeLength.email : constants.codeLength.phone;
+      const codeLength =
+        channel === 'email' ? constants.signin.codeLength.email : constants.signin.codeLength.phone;
       const code = randomDigits(codeLength);
       const vars = { brand: p.brand.name[p.lang], code };
       const t = templates[p.lang];
@@ -146,7 +150,7 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
           address: key,
           channel,
           codeHash: hashCode(key, code),
-          expiresAt: new Date(Date.now() + constants.codeTtlMs),
+          expiresAt: new Date(Date.now() + constants.signin.codeTtlMs),
           accountId: p.accountId ?? null,
           ip: p.ip,
         });
@@ -160,7 +164,11 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
         log.warn({ err, channel }, 'code delivery failed');
         throw new ApiError(100011, null, (err as Error).message);
       }
-      return { codeLength, resendAfter: constants.resendCountdownS, expiresIn: constants.codeTtlMs / 1000 };
+      return {
+        codeLength,
+        resendAfter: constants.signin.resendCountdownS,
+        expiresIn: constants.signin.codeTtlMs / 1000,
+      };
     },
 
     /**
@@ -183,7 +191,7 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
           !row ||
           row.consumedAt ||
           row.expiresAt.getTime() < Date.now() ||
-          row.wrongTries >= constants.codeMaxWrongTries
+          row.wrongTries >= constants.signin.maxWrongTries
         ) {
           return { ok: false, error: 100006 };
         }
@@ -191,7 +199,7 @@ export function createSigninService({ db, mail, carrier, dev, log, ipLimitFactor
           const tries = await signinCodesRepo.addWrongTry(q, row.id);
           await rateEventsRepo.record(q, wrongKeyOf(p.brand, p.address));
           if (await wrongCapReached(q, p.brand, p.address)) return { ok: false, error: 100030 };
-          return { ok: false, error: tries >= constants.codeMaxWrongTries ? 100006 : 100004 };
+          return { ok: false, error: tries >= constants.signin.maxWrongTries ? 100006 : 100004 };
         }
         if (!(await signinCodesRepo.consume(q, row.id))) return { ok: false, error: 100006 };
         return { ok: true, value: await onValid(q, { accountId: row.accountId }) };

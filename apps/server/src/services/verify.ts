@@ -98,7 +98,7 @@ export function createVerifyService(db: Database, codes: SigninService) {
                 v.phone === (p.address as { phone: string }).phone);
           if (!v || !matches || !v.validatedAt)
             throw new ApiError(100006, null, 'this address has not been verified');
-          if (v.usedAt || Date.now() - v.validatedAt.getTime() > constants.codeTtlMs)
+          if (v.usedAt || Date.now() - v.validatedAt.getTime() > constants.signin.codeTtlMs)
             throw new ApiError(100006, null, 'verification used or expired');
 
           const has = byEmail ? account.email !== null : account.phone !== null;

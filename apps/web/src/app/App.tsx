@@ -1,27 +1,28 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { I18nProvider } from 'react-aria-components';
-import { endpoints } from '@numa/contract';
-import { GlobalDialogs } from '../components/GlobalDialogs';
-import { call } from '../lib/api';
+import { GlobalDialogs } from './GlobalDialogs';
 import { brand, publicCodePath } from '../lib/config';
 import { i18n } from '../lib/i18n';
 import { onQuotaExceeded } from '../lib/storage';
+import { revokeSession } from '../shared/api/session';
 import { onSessionReset, useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { LoginScreen } from '../features/auth/LoginScreen';
 import { Loading } from '../components/Spinner';
 import { lazyNamed } from '../components/lazy';
+import { DemoBanner } from './DemoBanner';
 import { MobileNotice } from './MobileNotice';
+import { firstTab } from './visibility';
 
 // The entry holds what the login screen shows; the front pages and the signed-in shell (with every
 // tab, panel and dialog behind it) are chunks of their own, loaded when shown (docs/architecture.md,
 // "Code splitting").
-const AppShell = lazyNamed(() => import('./AppShell'), 'AppShell');
+const AppShell = lazyNamed(() => import('./AppShell'), 'AppShell', { entry: true });
 const FrontPage = lazyNamed(() => import('../features/front/FrontPage'), 'FrontPage');
 const AppListFrontPage = lazyNamed(() => import('../features/front/AppListFrontPage'), 'AppListFrontPage');
 const PublicCodePage = lazyNamed(() => import('../features/codes/PublicCodePage'), 'PublicCodePage');
-const QueryScope = lazyNamed(() => import('./QueryScope'), 'QueryScope');
+const QueryScope = lazyNamed(() => import('../components/QueryScope'), 'QueryScope', { entry: true });
 
 onSessionReset(() => useUi.getState().reset());
 
@@ -49,7 +50,13 @@ function Anonymous() {
   useEffect(() => {
     document.title = front ? brand.name[i18n.language === 'zh' ? 'zh' : 'en'] : i18n.t('front.login');
   }, [front]);
-  if (!front) return <LoginScreen onShowFront={() => setFront(true)} />;
+  if (!front)
+    return (
+      <LoginScreen
+        onShowFront={() => setFront(true)}
+        onSignedIn={() => useUi.getState().navigate(firstTab(), 'profile', { replace: true })}
+      />
+    );
   return (
     <QueryScope>
       {publicCodes ? (
@@ -72,13 +79,14 @@ function Root() {
 
   const logout = () => {
     // revoke on the server; the local session ends whatever the answer
-    void call(endpoints.logout, {}, { silent: true }).catch(() => {});
+    void revokeSession().catch(() => {});
     useSession.getState().logout();
     window.history.replaceState(null, '', '/login');
   };
 
   return (
     <>
+      <DemoBanner />
       <MobileNotice />
       <Suspense fallback={<Loading label={t('app.loading')} />}>
         {token ? (

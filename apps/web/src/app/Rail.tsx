@@ -13,7 +13,7 @@ import {
 } from '../components/icons';
 import { brand } from '../lib/config';
 import { useUi } from '../stores/ui';
-import { LanguageSwitch } from './LanguageSwitch';
+import { LanguageSwitch } from '../components/LanguageSwitch';
 import { tabs } from './visibility';
 
 const icons: Record<RailTab, ReactNode> = {

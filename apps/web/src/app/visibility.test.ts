@@ -17,12 +17,14 @@ describe('account menu visibility (spec 000 §2, §6)', () => {
   });
 
   it('shows only the panels that are built', () => {
-    expect(visiblePanels({ canInvite: true, canSetInviter: true, frontPage: false }, new Set(['profile']))).toEqual(['profile']);
+    expect(
+      visiblePanels({ canInvite: true, canSetInviter: true, frontPage: false }, new Set(['profile'])),
+    ).toEqual(['profile']);
   });
 
   it('the numa host hides the verification-brand panels', () => {
     const panels = visiblePanels({ canInvite: true, canSetInviter: true, frontPage: false }, all);
-    expect(panels).not.toContain('numberManagement');
+    expect(panels).not.toContain('codeNumbers');
     expect(panels).toContain('rates');
   });
 

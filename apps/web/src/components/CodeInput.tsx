@@ -16,7 +16,17 @@ export interface CodeInputProps {
 }
 
 /** One box per code digit: typing moves on, Backspace moves back, pasting fills them all. */
-export function CodeInput({ length, value, onChange, onComplete, disabled, invalid, resetKey, label, describedBy }: CodeInputProps) {
+export function CodeInput({
+  length,
+  value,
+  onChange,
+  onComplete,
+  disabled,
+  invalid,
+  resetKey,
+  label,
+  describedBy,
+}: CodeInputProps) {
   const { t } = useTranslation();
   const refs = useRef<(HTMLInputElement | null)[]>([]);
   const digits = Array.from({ length }, (_, i) => value[i] ?? '');
@@ -53,7 +63,12 @@ export function CodeInput({ length, value, onChange, onComplete, disabled, inval
   };
 
   return (
-    <div role="group" aria-label={label} aria-describedby={describedBy} className={`code-input ${invalid ? 'is-invalid' : ''}`}>
+    <div
+      role="group"
+      aria-label={label}
+      aria-describedby={describedBy}
+      className={`code-input ${invalid ? 'is-invalid' : ''}`}
+    >
       {digits.map((d, i) => (
         <input
           key={i}

@@ -1,21 +1,8 @@
-import { Suspense, type ReactNode } from 'react';
+import { Suspense } from 'react';
+import type { DialogProps } from './DialogFrame';
 import { lazyNamed } from './lazy';
 
-export interface DialogProps {
-  title: ReactNode;
-  isOpen: boolean;
-  onClose: () => void;
-  children: ReactNode;
-  /** Buttons row. */
-  footer?: ReactNode;
-  width?: number;
-  /** `alertdialog` for messages that need an answer. */
-  role?: 'dialog' | 'alertdialog';
-  /** Clicking outside or pressing Escape closes it. */
-  dismissable?: boolean;
-  showClose?: boolean;
-  className?: string;
-}
+export type { DialogProps };
 
 // react-aria's modal machinery (overlay, focus scope, dismissal) is a chunk fetched the first time any
 // dialog opens: no screen needs it before then (docs/architecture.md, "Code splitting").

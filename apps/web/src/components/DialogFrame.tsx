@@ -1,7 +1,22 @@
+import type { ReactNode } from 'react';
 import { Button, Dialog as AriaDialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 
-import type { DialogProps } from './Dialog';
+export interface DialogProps {
+  title: ReactNode;
+  isOpen: boolean;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons row. */
+  footer?: ReactNode;
+  width?: number;
+  /** `alertdialog` for messages that need an answer. */
+  role?: 'dialog' | 'alertdialog';
+  /** Clicking outside or pressing Escape closes it. */
+  dismissable?: boolean;
+  showClose?: boolean;
+  className?: string;
+}
 
 /** The modal itself (react-aria's overlay, focus trap and dismissal), loaded by `Dialog` when first opened. */
 export function DialogFrame({

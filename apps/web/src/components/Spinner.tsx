@@ -3,7 +3,12 @@ import { useTranslation } from 'react-i18next';
 
 export function Spinner({ label, size = 20 }: { label?: string; size?: number }) {
   return (
-    <span className="spinner" role={label ? 'status' : undefined} aria-label={label} style={{ width: size, height: size }}>
+    <span
+      className="spinner"
+      role={label ? 'status' : undefined}
+      aria-label={label}
+      style={{ width: size, height: size }}
+    >
       <span aria-hidden="true" />
     </span>
   );

@@ -1,8 +1,6 @@
 import { BalanceEvent } from '@numa/contract';
 import { queryClient } from './query';
-
-/** The balance's query key: every screen that shows the balance reads it (features/account useBalance). */
-export const balanceKey = ['account', 'balance'] as const;
+import { queryKeys } from './queryKeys';
 
 /**
  * The server's `balance` socket event (after every committed balance change, whoever made it): every
@@ -11,5 +9,9 @@ export const balanceKey = ['account', 'balance'] as const;
 export function applyBalanceEvent(raw: unknown) {
   const parsed = BalanceEvent.safeParse(raw);
   if (!parsed.success) return;
-  queryClient.setQueryData(balanceKey, { balance: parsed.data.balance });
+  queryClient.setQueryData(queryKeys.account.balance(), { balance: parsed.data.balance });
+  // every balance change is a bill (and a top-up, its refund or chargeback, a payment's state): the
+  // bill and payment histories are read again when shown, at once when open
+  void queryClient.invalidateQueries({ queryKey: queryKeys.history.allBills });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.history.allPayments });
 }

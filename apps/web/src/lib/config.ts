@@ -1,13 +1,7 @@
-import { BrandId, brandIds, brands, defaultBrandId, type Brand } from '@numa/contract';
+import { BrandId, brandIds, brands, defaultBrandId, type Brand, type ClientConfig } from '@numa/contract';
 
-/** What the server writes into index.html for this host (apps/server/src/plugins/web.ts). */
-export interface ClientConfig {
-  brand: BrandId;
-  mobileSiteUrl: string;
-  /** The applist front page's Next: our public page of an app and country (`{app}`, `{country}` filled in). */
-  codesPublicPageUrl?: string;
-  dev: boolean;
-}
+/** What the server writes into index.html for this host (the contract's ClientConfig; apps/server/src/plugins/web.ts). */
+export type { ClientConfig };
 
 declare global {
   interface Window {

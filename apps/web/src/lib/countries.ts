@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { currentLang } from './i18n';
+import { queryKeys } from './queryKeys';
 import { useTranslation } from 'react-i18next';
 
-const CountryList = z.array(z.object({ code: z.string(), name: z.string(), telCode: z.string(), show: z.boolean() }));
+const CountryList = z.array(
+  z.object({ code: z.string(), name: z.string(), telCode: z.string(), show: z.boolean() }),
+);
 export type CountryEntry = z.infer<typeof CountryList>[number];
 
 /** The static country lists (public/countries/en.json, zh.json), sorted by name in each language. */
@@ -11,7 +14,7 @@ export function useCountries() {
   const { i18n } = useTranslation();
   const lang = i18n.language === 'zh' ? 'zh' : currentLang();
   return useQuery({
-    queryKey: ['countries', lang],
+    queryKey: queryKeys.countries(lang),
     staleTime: Infinity,
     gcTime: Infinity,
     queryFn: async () => {

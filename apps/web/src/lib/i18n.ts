@@ -2,7 +2,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { codeFromLang, type Lang } from '@numa/contract';
 import contractEn from '@numa/contract/locales/en.json' with { type: 'json' };
-import en from '../locales/en.json' with { type: 'json' };
+import en from '../locales/en.json?texts=entry';
 import { brand } from './config';
 import { keys, storage } from './storage';
 
@@ -21,25 +21,51 @@ export function initialLang(search = window.location.search, navigatorLang = nav
 
 export const i18n = i18next.createInstance();
 
+type Texts = Record<string, unknown>;
+
 /**
- * English is in the entry (the default and the fallback); Chinese texts are a chunk of their own,
- * loaded before the first render when the page starts in Chinese (main.tsx awaits `i18nReady`) and
- * by the switch before it changes the language.
+ * The texts come in two parts per language (vite.config.ts `splitTexts`, docs/decisions.md "Texts in
+ * two parts"): the entry part (what the login screen, the signed-in shell and the chats screen show)
+ * and the rest, fetched the first time a lazily loaded screen, panel or dialog opens
+ * (components/lazy.tsx waits for it) or a text is missing. English's entry part is in the entry;
+ * Chinese's is a chunk loaded before the first render when the page starts in Chinese (main.tsx
+ * awaits `i18nReady`) and by the switch before it changes the language.
  */
-let zhLoading: Promise<void> | null = null;
-function loadZh(): Promise<void> {
-  zhLoading ??= Promise.all([import('../locales/zh.json'), import('@numa/contract/locales/zh.json')]).then(
-    ([zh, contractZh]) => {
-      i18n.addResourceBundle(
-        'zh',
-        'translation',
-        { ...zh.default, retcode: contractZh.default.retcode },
-        true,
-        true,
-      );
-    },
-  );
-  return zhLoading;
+const parts: Record<Lang, { entry: () => Promise<Texts>; rest: () => Promise<Texts> }> = {
+  en: {
+    entry: () => Promise.resolve({ ...en, retcode: contractEn.retcode }),
+    rest: () => import('../locales/en.json?texts=rest').then((m) => m.default),
+  },
+  zh: {
+    entry: () =>
+      Promise.all([
+        import('../locales/zh.json?texts=entry'),
+        import('@numa/contract/locales/zh.json?texts=retcode'),
+      ]).then(([zh, contract]) => ({ ...zh.default, retcode: contract.default.retcode })),
+    rest: () => import('../locales/zh.json?texts=rest').then((m) => m.default),
+  },
+};
+
+const loads = new Map<string, Promise<void>>();
+function loadPart(lang: Lang, part: 'entry' | 'rest'): Promise<void> {
+  const key = `${lang}:${part}`;
+  let loading = loads.get(key);
+  if (!loading) {
+    loading = parts[lang][part]().then((texts) => {
+      i18n.addResourceBundle(lang, 'translation', texts, true, true);
+    });
+    // a failed fetch (offline) is tried again by the next caller
+    loading.catch(() => loads.delete(key));
+    loads.set(key, loading);
+  }
+  return loading;
+}
+
+let restWanted = false;
+/** The rest of the texts in the page's language; resolves once they are in. */
+export function loadRestTexts(): Promise<void> {
+  restWanted = true;
+  return loadPart(currentLang(), 'rest');
 }
 
 const startLang = initialLang();
@@ -49,11 +75,19 @@ void i18n.use(initReactI18next).init({
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // a text outside the entry part asked for before the rest came: fetch the rest, and re-render
+  // what asked once it is in (react-i18next listens to `added`)
+  saveMissing: true,
+  missingKeyHandler: (_lngs, _ns, key) => {
+    if (!key.startsWith('retcode.')) void loadRestTexts().catch(() => {});
+  },
+  react: { bindI18nStore: 'added' },
 });
+loads.set('en:entry', Promise.resolve());
 
 /** Resolves once the starting language's texts are in. */
 export const i18nReady: Promise<void> =
-  startLang === 'zh' ? loadZh().then(() => void i18n.changeLanguage('zh')) : Promise.resolve();
+  startLang === 'zh' ? loadPart('zh', 'entry').then(() => void i18n.changeLanguage('zh')) : Promise.resolve();
 
 const applyDocumentLang = (lang: string) => {
   document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
@@ -75,6 +109,6 @@ export const retcodeText = (code: number): string =>
 /** The EN/中文 switch: keeps the choice. */
 export async function setLang(lang: Lang): Promise<void> {
   storage.set(keys.lang, lang);
-  if (lang === 'zh') await loadZh();
+  await Promise.all([loadPart(lang, 'entry'), restWanted ? loadPart(lang, 'rest') : undefined]);
   await i18n.changeLanguage(lang);
 }

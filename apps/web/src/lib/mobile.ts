@@ -1,6 +1,7 @@
 import { brand, config } from './config';
 
-export const isMobileBrowser = (ua = navigator.userAgent) => /Android|iPhone|iPod|iPad|Mobile|Windows Phone|HarmonyOS/i.test(ua);
+export const isMobileBrowser = (ua = navigator.userAgent) =>
+  /Android|iPhone|iPod|iPad|Mobile|Windows Phone|HarmonyOS/i.test(ua);
 
 /** The main brand sends mobile browsers to its mobile site (spec 000 §2); returns true when leaving. */
 export function redirectMobile(): boolean {

@@ -8,21 +8,22 @@ describe('renewalFailed socket event', () => {
     await i18nReady;
   });
 
-  it('tells the user in an alert, in their language; a malformed event is ignored', async () => {
+  it('tells the user in the insufficient-balance dialog (Recharge), in their language; a malformed event is ignored', async () => {
     await setLang('en');
     applyRenewalFailed({ number: '14155550123', reclaimOn: '2026-04-04' });
-    expect(useUi.getState().alert).toEqual({
+    expect(useUi.getState().errorDialog).toEqual({
+      kind: 'insufficient',
       title: 'Your number could not be renewed',
       message:
         'Your balance is too low to pay the rent of +1 415 555 0123. Top up before 2026-04-04 to keep it; after that date the number is reclaimed.',
     });
-    useUi.getState().closeAlert();
+    useUi.getState().showError(null);
     await setLang('zh');
     applyRenewalFailed({ number: '14155550123', reclaimOn: '2026-04-04' });
-    expect(useUi.getState().alert?.title).toBe('号码续费失败');
-    useUi.getState().closeAlert();
+    expect(useUi.getState().errorDialog?.title).toBe('号码续费失败');
+    useUi.getState().showError(null);
     applyRenewalFailed({ number: '+1 415', reclaimOn: 'soon' });
-    expect(useUi.getState().alert).toBeNull();
+    expect(useUi.getState().errorDialog).toBeNull();
     await setLang('en');
   });
 });

@@ -40,6 +40,11 @@ export interface ChatSocketHandlers {
 export interface ChatSocket {
   /** Emits a send; false when the socket is not connected (nothing is queued behind the caller's back). */
   send(payload: z.input<typeof SendPayload>): boolean;
+  /**
+   * What the visible page shows (a chat key, `verification`, or null): told to the server now and
+   * after every reconnect, so it sends no push for it (issue 23).
+   */
+  setViewing(chat: string | null): void;
   readonly state: ConnectionState;
   close(): void;
 }
@@ -134,7 +139,9 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
     }
   });
 
+  let viewing: string | null = null;
   socket.on('connect', () => {
+    if (viewing !== null) socket.emit('viewing', { chat: viewing });
     window.clearTimeout(connectedTimer);
     // 'connected after 100 ms' (spec 000 §4, §9)
     connectedTimer = window.setTimeout(() => {
@@ -189,6 +196,11 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
       if (closed || !socket.connected) return false;
       socket.emit(socketEvents.sendMessage, payload);
       return true;
+    },
+    setViewing(chat) {
+      if (chat === viewing) return;
+      viewing = chat;
+      if (!closed && socket.connected) socket.emit('viewing', { chat });
     },
     get state() {
       return state;

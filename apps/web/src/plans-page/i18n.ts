@@ -1,16 +1,16 @@
 import { useSyncExternalStore } from 'react';
-import { plans as en } from '../locales/en.json';
-import { plans as zh } from '../locales/zh.json';
+import { demo as demoEn, plans as en } from '../locales/en.json';
+import { demo as demoZh, plans as zh } from '../locales/zh.json';
 import { page } from './params';
 
 /**
- * The page's texts: the `plans` key of the web client's locales (only that key is bundled), in the
- * language the host gave in the query and then tells by message.
+ * The page's texts: the `plans` key of the web client's locales (only that key, and `demo` for the
+ * demo banner, are bundled), in the language the host gave in the query and then tells by message.
  */
 type Lang = 'en' | 'zh';
 let lang: Lang = page.languagecode === 'zh_cn' ? 'zh' : 'en';
 const listeners = new Set<() => void>();
-const dicts: Record<Lang, unknown> = { en, zh };
+const dicts: Record<Lang, unknown> = { en: { ...en, demo: demoEn }, zh: { ...zh, demo: demoZh } };
 
 export function setLang(next: Lang) {
   if (next === lang) return;

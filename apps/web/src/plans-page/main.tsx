@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { brands } from '@numa/contract/brands';
 import { page } from './params';
+import { DemoBanner } from './DemoBanner';
 import { PlansPage } from './PlansPage';
 import './plans-page.css';
 
@@ -14,6 +15,7 @@ root.dataset.brand = page.platform;
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
+    <DemoBanner />
     <PlansPage />
   </StrictMode>,
 );

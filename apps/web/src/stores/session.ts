@@ -52,15 +52,16 @@ export const useSession = create<SessionState>((set, get) => ({
   confirm() {
     if (!get().confirmed) set({ confirmed: true });
   },
+  // the token is written last: other tabs act on its storage event, and read the rest then
   signIn(token, flags) {
-    storage.set(keys.token, token);
     storage.set(keys.tokenAt, String(Date.now()));
     storage.set(keys.flags, JSON.stringify(flags));
+    storage.set(keys.token, token);
     set({ token, ...flags, kicked: false, endedBy: null, confirmed: true });
   },
   replaceToken(token) {
-    storage.set(keys.token, token);
     storage.set(keys.tokenAt, String(Date.now()));
+    storage.set(keys.token, token);
     set({ token });
   },
   setFlags(flags) {

@@ -1,5 +1,11 @@
 import { create } from 'zustand';
-import { accountPanels, railTabs, type AccountPanel, type RailTab } from '@numa/contract';
+import {
+  accountPanels,
+  legacyAccountPanels,
+  railTabs,
+  type AccountPanel,
+  type RailTab,
+} from '@numa/contract';
 
 export interface Snackbar {
   id: number;
@@ -14,6 +20,8 @@ export interface Snackbar {
 export interface ErrorDialog {
   kind: 'error' | 'insufficient';
   message: string;
+  /** a title of its own (the renewal-failed notice); else the kind's */
+  title?: string;
 }
 
 interface UiState {
@@ -55,7 +63,7 @@ export function parsePath(pathname: string): { tab: RailTab | null; panel: Accou
   if (first === 'account') {
     const panel = (accountPanels as readonly string[]).includes(second ?? '')
       ? (second as AccountPanel)
-      : null;
+      : (legacyAccountPanels[second ?? ''] ?? null);
     return { tab: 'tabAccount', panel };
   }
   // our public code page (/receive/<app>/<country>) opens the verification tab when signed in
@@ -68,6 +76,9 @@ export const pathOf = (tab: RailTab, panel: AccountPanel) =>
 
 let snackSeq = 0;
 const initial = parsePath(window.location.pathname);
+// a link saved with a panel's old name (legacyAccountPanels) shows the new one in the address bar
+if (initial.panel && window.location.pathname.split('/')[2] !== initial.panel)
+  window.history.replaceState(null, '', pathOf('tabAccount', initial.panel) + window.location.search);
 
 export const useUi = create<UiState>((set, get) => ({
   tab: initial.tab ?? 'chats',

@@ -83,6 +83,12 @@ export const Message = z.object({
   stt: z.string().optional(),
   getStt: z.boolean().optional(),
   sttStatus: SttStatus.optional(),
+  /**
+   * Decided (issue 21): true on an outgoing message the carrier reported delivered (a message between
+   * two numbers of the platform is delivered at once); absent otherwise. The chat shows "Delivered"
+   * under the last such bubble.
+   */
+  delivered: z.literal(true).optional(),
 });
 export type Message = z.infer<typeof Message>;
 
@@ -96,6 +102,11 @@ export const VirtualPhone = z.object({
   paymentDate: IsoDate,
   monthRent: Money,
   planId: z.number().int(),
+  /**
+   * Decided (issue 20): false once the number was unsubscribed: it is not renewed and is released on
+   * its paymentDate (Number management shows so). True for a number that renews (or was assigned).
+   */
+  autoRenew: z.boolean(),
 });
 export type VirtualPhone = z.infer<typeof VirtualPhone>;
 
@@ -247,4 +258,44 @@ export const getAdConfig = defineEndpoint({
   summary: "The brand's banner ad (empty strings when the brand shows none).",
   input: Empty,
   output: BannerAds,
+});
+
+/**
+ * A message found by search (issue 22 §1): which message (`smsId`, `date`) of which conversation
+ * (own number × other party), and `snippet`: the text around the first match (with '…' where it was
+ * cut), `marks` the [start, end) ranges of the matched words in the snippet (UTF-16 offsets).
+ */
+export const SearchHit = z.object({
+  smsId: SmsId,
+  date: EpochMs,
+  ownFullNumber: FullNumber,
+  otherFullNumber: PartyNumber,
+  direction: Direction,
+  type: MessageType,
+  snippet: z.string(),
+  marks: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+/**
+ * Search the account's messages (issue 22 §1). Decided: `q` is split on white space into words (at
+ * most `searchTermsMax`), and a message matches when its text holds every word, anywhere and in any
+ * case (so Chinese, without spaces, matches by any part: 验证码 finds 您的验证码是 1234). Deleted
+ * messages never match. Newest first; `nextCursor` (opaque) continues the list, null at its end.
+ */
+export const searchMessages = defineEndpoint({
+  name: 'searchMessages',
+  method: 'GET',
+  path: '/web/searchMessages',
+  access: 'session',
+  summary: "Find the account's messages holding every word of q, newest first, a page at a time.",
+  input: z.strictObject({
+    q: z
+      .string()
+      .trim()
+      .min(1, 'Type something to search for')
+      .max(constants.searchQueryMax, 'Search text too long'),
+    cursor: z.string().max(200).optional(),
+  }),
+  output: z.object({ results: z.array(SearchHit), nextCursor: z.string().nullable() }),
 });

@@ -21,17 +21,17 @@ import { SubscriptionResult } from './numbers';
 /*
  * Receiving verification codes (spec 001 §2 Chinese verification page and new-code page, §4
  * Receive-code flow, §7). Trade norm (DESIGN.md): a number is locked for the polling window
- * (constants.codeLockMs), a code is charged only when it arrives, nothing when none arrives. A
- * number lasts constants.codeNumberValidityDays from its first use unless subscribed.
+ * (constants.codes.lockMs), a code is charged only when it arrives, nothing when none arrives. A
+ * number lasts constants.codes.numberValidityDays from its first use unless subscribed.
  * `code` is always a country code (ISO alpha-2, e.g. US); `app` a service id from getAppList.
  */
 
 /** A service id (e.g. `whatsapp`). */
 export const AppId = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'Invalid app');
 
-const SubStatus = z.literal(Object.values(constants.subStatus));
+const SubStatus = z.literal(Object.values(constants.codes.subStatus));
 /** Phone-option numberType (spec 001 §3): 1 may be subscribed, 2 no subscribe button. */
-export const CodeNumberType = z.literal(Object.values(constants.codeNumberTypes));
+export const CodeNumberType = z.literal(Object.values(constants.codes.numberTypes));
 
 /** An app (service) codes can be received for (spec 001 §3). Lower `sort` first. */
 export const App = z.object({ app: AppId, name: z.string(), sort: z.number().int() });
@@ -135,7 +135,7 @@ export type LockedPhone = z.infer<typeof LockedPhone>;
  * client's 'Get a New Number' choice); `lastApp`/`lastNumber` name the lock being replaced ('try
  * another number'), which is released; `needLog` 1 (default) records the number among the account's
  * recent ones. The balance must cover one code (400001 otherwise: the insufficient-balance dialog);
- * an account holds at most constants.codeMaxLiveLocks live locks. 500000 (HTTP 400) when no number is
+ * an account holds at most constants.codes.maxLiveLocks live locks. 500000 (HTTP 400) when no number is
  * available. 100023 when the billing profile was refused by review (status 100): locking needs no
  * profile otherwise, as is the norm for a pay-per-code service; keeping a number (subscribing) needs
  * a verified one.
@@ -185,7 +185,7 @@ export const getVerificationCodeSmsList = defineEndpoint({
   input: z.strictObject({
     app: AppId,
     number: FullNumber,
-    count: qIntIn(0, constants.codePollCounter),
+    count: qIntIn(0, constants.codes.pollCounter),
   }),
   output: z.object({ smsList: z.array(SmsItem) }),
 });
@@ -278,7 +278,7 @@ export const VerificationHistoryEntry = z.object({
   _id: EntityId,
   number: z.string(),
   name: z.string(),
-  type: z.literal(Object.values(constants.verificationHistoryTypes)),
+  type: z.literal(Object.values(constants.codes.historyTypes)),
   date: EpochMs,
   charge: Money,
   historyId: EntityId,

@@ -21,7 +21,7 @@ import { MessageType } from './chats';
  */
 
 const BillTypeCode = z.literal(Object.values(constants.billTypes));
-const SubscriptionHistoryType = z.literal(Object.values(constants.subscriptionHistoryTypes));
+const SubscriptionHistoryType = z.literal(Object.values(constants.rentals.historyTypes));
 
 export const PurchaseMethod = z.enum(constants.purchaseMethods);
 export type PurchaseMethod = z.infer<typeof PurchaseMethod>;
@@ -29,6 +29,9 @@ export type PurchaseMethod = z.infer<typeof PurchaseMethod>;
 /**
  * A payment-history item (spec 001 §3). `date` is when the payment was confirmed (confirmDate);
  * `amount` is what was paid and `gifts` the bonus credited with it, both in the brand's unit.
+ * Ours (issue 18): `refunded`, the part of `amount` refunded to the payer so far (absent when none);
+ * `dispute`, where the payer's dispute (chargeback) of it stands: open (the money is taken back while
+ * it lasts), won (it came back), lost (absent when never disputed).
  */
 export const PaymentHistoryItem = z.object({
   _id: EntityId,
@@ -36,6 +39,8 @@ export const PaymentHistoryItem = z.object({
   amount: Money,
   gifts: Money,
   date: EpochMs,
+  refunded: Money.optional(),
+  dispute: z.enum(['open', 'won', 'lost']).optional(),
 });
 export type PaymentHistoryItem = z.infer<typeof PaymentHistoryItem>;
 
@@ -55,7 +60,8 @@ export const getPaymentList = defineEndpoint({
 
 /**
  * Bill options (spec 001 §3): what the bill is about; which keys appear depends on the type.
- * recharge: amount, gift, purchaseMethod, orderId; sms / mms: direction, from, to, type, count,
+ * recharge, and the top-up's refund, chargeback and their reversals (11–14): amount, gift,
+ * purchaseMethod, orderId; sms / mms: direction, from, to, type, count,
  * successCount, countryCode; call: direction, from, to, duration (s); numberRent: number, days, type;
  * codeReceive: number, countryCode; invite / redeem bonus: campaignName; simOrPlanOrder: orderId,
  * cardType, validityType, planCount, days.
@@ -81,6 +87,68 @@ export const BillOptions = z.object({
   planCount: z.number().int().nonnegative().optional(),
 });
 export type BillOptions = z.infer<typeof BillOptions>;
+
+// The parts of BillOptions each bill type writes (picked from it, so a key has one type), with the
+// keys its writers always set required.
+const topUpMoney = BillOptions.pick({
+  amount: true,
+  gift: true,
+  purchaseMethod: true,
+  orderId: true,
+}).required();
+const message = BillOptions.pick({
+  direction: true,
+  from: true,
+  to: true,
+  type: true,
+  count: true,
+  successCount: true,
+  countryCode: true,
+}).required({ direction: true, from: true, to: true, type: true, count: true });
+const bonus = BillOptions.pick({ amount: true, purchaseMethod: true, campaignName: true }).required({
+  amount: true,
+  purchaseMethod: true,
+});
+
+/**
+ * The options of each bill type (spec 001 §3), one shape per type, each a part of `BillOptions` (the
+ * one list of keys the client reads): every ledger writer on the server is typed by these. A refund
+ * (8) gives back an SMS (its message's options, successCount 0) or a verification code (its number);
+ * a number's rent is a rented number's (type, validityType) or a kept verification number's
+ * (countryCode, days).
+ */
+export const billOptionsByType = {
+  recharge: topUpMoney,
+  sms: message,
+  mms: message,
+  call: BillOptions.pick({ direction: true, from: true, to: true, type: true, duration: true }).required(),
+  numberRent: BillOptions.pick({
+    number: true,
+    type: true,
+    validityType: true,
+    countryCode: true,
+    days: true,
+  }).required({ number: true }),
+  codeReceive: BillOptions.pick({ number: true, countryCode: true }).required(),
+  inviteBonus: bonus,
+  refund: message.partial().extend({ number: BillOptions.shape.number }),
+  adjustment: BillOptions.pick({ campaignName: true }),
+  redeemBonus: bonus,
+  topUpRefund: topUpMoney,
+  chargeback: topUpMoney,
+  chargebackReversed: topUpMoney,
+  refundReversed: topUpMoney,
+  simOrPlanOrder: BillOptions.pick({
+    orderId: true,
+    cardType: true,
+    validityType: true,
+    planCount: true,
+    days: true,
+  }).required(),
+} as const satisfies Record<keyof typeof constants.billTypes, z.ZodType>;
+export type BillOptionsOf<K extends keyof typeof constants.billTypes> = z.infer<
+  (typeof billOptionsByType)[K]
+>;
 
 /**
  * A bill: one ledger row (spec 001 §3). Decided: `charge` is the signed balance change

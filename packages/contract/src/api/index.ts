@@ -10,6 +10,7 @@ import * as rates from './rates';
 import * as invite from './invite';
 import * as numbers from './numbers';
 import * as codes from './codes';
+import * as templates from './templates';
 
 /** Every HTTP call of both spec documents, by name. */
 export const endpoints = {
@@ -24,6 +25,7 @@ export const endpoints = {
   ...pick(invite),
   ...pick(numbers),
   ...pick(codes),
+  ...pick(templates),
 } as const;
 
 export type Endpoints = typeof endpoints;
@@ -32,6 +34,8 @@ export type EndpointName = keyof Endpoints;
 /** Keeps only the endpoint definitions of an area module (drops helper schemas it also exports). */
 function pick<T extends Record<string, unknown>>(mod: T) {
   return Object.fromEntries(
-    Object.entries(mod).filter(([, v]) => typeof v === 'object' && v !== null && 'path' in v && 'method' in v),
+    Object.entries(mod).filter(
+      ([, v]) => typeof v === 'object' && v !== null && 'path' in v && 'method' in v,
+    ),
   ) as { [K in keyof T as T[K] extends EndpointDef ? K : never]: T[K] };
 }

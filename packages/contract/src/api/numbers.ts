@@ -34,8 +34,12 @@ export const AreaCode = z.string().regex(/^\d{1,6}$/, 'Invalid area code');
 const PlanId = z.number().int().positive();
 const qPlanId = qInt.pipe(PlanId);
 
-/** A province (state) and its area codes; GB and AU have a single unnamed one ('' name). */
-export const Province = z.object({ name: z.string(), areaCodes: z.array(AreaCode) });
+/**
+ * A province (state) and its area codes; GB and AU have a single unnamed one ('' name). Decided
+ * (issue 20): `code` is its ISO 3166-2 code ('US-AZ'; '' for the unnamed one), the id a client
+ * chooses by; `name` is in the request's language.
+ */
+export const Province = z.object({ code: z.string(), name: z.string(), areaCodes: z.array(AreaCode) });
 /** A kind of number offered in a country, with its provinces. */
 export const NumberTypeEntry = z.object({ type: NumberKind, name: z.string(), provinces: z.array(Province) });
 

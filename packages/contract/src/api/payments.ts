@@ -127,17 +127,18 @@ export const cryptoCurrencyPaySubmit = defineEndpoint({
 });
 
 /**
- * PayPal (spec 001 §4, §7): the client posts a hidden form to PayPal in a new tab. Decided: the
- * server returns the whole form (action and hidden fields: cmd, hosted_button_id, currency_code=USD,
- * os0, custom = transactionId, return, notify_url, cancel_return, rm=1, on0=Payment), so the sandbox
- * and the real PayPal differ only on the server. Custom amounts are not offered for PayPal.
+ * PayPal (spec 001 §4, §7). The spec's client posts PayPal's legacy hosted-button form in a new tab;
+ * decided (issue 18 §2): the server creates a PayPal Orders v2 order and answers its approval page as
+ * `paymentUrl`, which the client opens in a new window like every other provider page (the dialog's
+ * texts and states are the spec's). `transactionId` is the provider's reference of the checkout (the
+ * PayPal order id). Custom amounts are not offered for PayPal.
  */
 export const paypalPaySubmit = defineEndpoint({
   name: 'paypalPaySubmit',
   method: 'POST',
   path: '/web/paypal/paySubmit',
   access: 'session',
-  summary: 'Start a PayPal top-up; returns the transaction id and the hosted form to post.',
+  summary: 'Start a PayPal top-up; returns the transaction id and the PayPal page to open.',
   input: z.strictObject({
     productid: ProductId.refine(
       (p) => !p.endsWith('_CUSTOM'),
@@ -148,8 +149,7 @@ export const paypalPaySubmit = defineEndpoint({
   output: z.object({
     orderId: EntityId,
     transactionId: z.string().min(1),
-    formAction: z.string().min(1),
-    formFields: z.record(z.string(), z.string()),
+    paymentUrl: z.string().min(1).max(4096),
   }),
 });
 

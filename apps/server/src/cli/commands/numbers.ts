@@ -1,5 +1,5 @@
 import { brands, fromMinor, toMinor } from '@numa/contract';
-import { NumberRuleError } from '../../services/numbers';
+import { NumberRuleError } from '../../services/rentals/numbers/assign';
 import { phoneFacts } from '../../lib/sms';
 import { ApiError } from '../../lib/errors';
 import { CliError, type CliContext, type Command } from '../context';

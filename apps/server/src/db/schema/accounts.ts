@@ -31,6 +31,10 @@ export interface AccountsTables {
     revoke_reason: string | null;
     /** The first session of the refresh chain (migration 030); null on the first one itself. */
     family_id: number | null;
+    /** A replaced token's key to its successor (HMAC-SHA256 of the replaced token; migration 075). */
+    successor_key: string | null;
+    /** How many times the successor was handed again to a refresh of the replaced token (two tabs). */
+    successor_replays: Generated<number>;
     user_agent: string | null;
     ip: string | null;
   };

@@ -48,6 +48,8 @@ export interface ChatsTables {
     carrier_id: string | null;
     stt: string | null;
     stt_status: number | null;
+    /** When the message was delivered (epoch ms; migration 110), NULL until then. */
+    delivered_at: number | null;
     deleted: Generated<boolean>;
     created_at: Generated<Date>;
   };

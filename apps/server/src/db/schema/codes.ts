@@ -50,33 +50,4 @@ export interface CodesTables {
     ledger_id: number | null;
     received_at: Date;
   };
-  code_numbers: {
-    phone: string;
-    app: string;
-    account_id: number;
-    country: string;
-    first_used_at: Date;
-    valid_until: Date;
-    /** 0 not subscribed, 1 subscribed */
-    sub_status: Generated<number>;
-    month_rent: Generated<Minor>;
-  };
-}
-
-/** Migration 026: the history of the accounts' verification numbers (subscribe, renew, lapse). */
-export interface CodeHistoryTables {
-  code_number_history: {
-    id: Generated<number>;
-    account_id: number;
-    phone: string;
-    app: string;
-    country: string;
-    /** 1 subscribed, 2 renewed, 100 lapsed */
-    type: number;
-    charge: Generated<Minor>;
-    ledger_id: number | null;
-    next_payment_date: Date | null;
-    res_date: Date | null;
-    created_at: Date;
-  };
 }

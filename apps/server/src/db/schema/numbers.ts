@@ -1,7 +1,7 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { Generated } from 'kysely';
 import type { Minor } from '@numa/contract';
 
-/** Migration 020 (and later numbers migrations): plans, number subscriptions, subscription history, call records. */
+/** Migration 020 (and later numbers migrations): plans and call records (the subscriptions and their history: rentals.ts). */
 export interface NumbersTables {
   plans: {
     id: number;
@@ -19,31 +19,6 @@ export interface NumbersTables {
     activation_fee: Generated<Minor>;
     sort: number;
     active: Generated<boolean>;
-  };
-  number_subscriptions: {
-    number_id: number;
-    account_id: number;
-    plan_id: number;
-    auto_renew: Generated<boolean>;
-    pending_plan_id: number | null;
-    /** a date: read it with to_char */
-    grace_since: ColumnType<Date | null, string | null, string | null>;
-    created_at: Generated<Date>;
-  };
-  subscription_history: {
-    id: Generated<number>;
-    account_id: number;
-    tel_code: string;
-    number: string;
-    full_number: string;
-    type: number;
-    charge: Generated<Minor>;
-    plan_id: number | null;
-    ledger_id: number | null;
-    /** a date: read it with to_char */
-    res_date: ColumnType<Date | null, string | null, string | null>;
-    restored: Generated<boolean>;
-    created_at: Date;
   };
   call_records: {
     id: Generated<number>;

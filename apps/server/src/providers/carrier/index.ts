@@ -1,12 +1,20 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db';
 import type { Env } from '../../env';
+import { simulatorsAllowed } from '../requirements';
+import { NoCarrier } from './none';
 import type { CarrierPort } from './port';
 import { SimulatedCarrier } from './simulator';
 import { TwilioCarrier } from './twilio';
 
-/** The carrier CARRIER names; a missing Twilio setting stops the start with its name. */
-export function createCarrier(env: Env, log: FastifyBaseLogger): CarrierPort {
-  if (env.CARRIER === 'simulator') return new SimulatedCarrier(log);
+/**
+ * The carrier CARRIER names; a missing Twilio setting stops the start with its name. The simulator
+ * only where simulators may run; otherwise (production without a carrier, which server.ts refuses to
+ * start) none: every send fails.
+ */
+export function createCarrier(env: Env, db: Database, log: FastifyBaseLogger): CarrierPort {
+  if (env.CARRIER === 'simulator' && simulatorsAllowed(env)) return new SimulatedCarrier(db, log);
+  if (env.CARRIER !== 'twilio') return new NoCarrier();
   const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_WEBHOOK_BASE_URL'] as const).filter(
     (k) => !env[k],
   );

@@ -4,6 +4,11 @@ export interface OutboundSms {
   from: string | null;
   to: string;
   text: string;
+  /**
+   * The hand-over's request key when the text is retried by a job (codes.send): the same for every
+   * try, as `OutboundMessage.idempotencyKey` (a lookup of it is `lookupMessage` with `media` empty).
+   */
+  idempotencyKey?: string;
 }
 
 /** A media file of ours attached to an outgoing MMS. */
@@ -20,10 +25,31 @@ export interface OutboundMessage {
   text: string;
   media: OutboundMedia[];
   /**
-   * Stable for every attempt of one message: a carrier that supports idempotent requests uses it, so a
-   * resumed job after a crash does not send twice (the simulator derives its message id from it).
+   * The hand-over's request key, the same for every try of one message (`msg-<message id>`). A
+   * carrier that keeps what a request carried answers a lookup by it (the simulator); Twilio keeps no
+   * such key, so its lookup matches by sender, recipient, text and time instead.
    */
   idempotencyKey: string;
+}
+
+/**
+ * A chat message whose earlier hand-over may have reached the carrier without our knowing (the
+ * process died after the carrier's acceptance and before our record of it, or the call timed out):
+ * what that hand-over carried, and since when the carrier could have it.
+ */
+export interface HandOverLookup extends OutboundMessage {
+  /** The message's creation (our clock): no hand-over of it is older. */
+  since: Date;
+}
+
+/** The carrier's own record of a chat message it accepted (an answer to a lookup). */
+export interface CarrierRecord {
+  /** The carrier's message id (what the hand-over answered, or would have). */
+  id: string;
+  /** When the carrier took it (its clock). */
+  at: Date;
+  /** Set when the carrier has already given up on it (undelivered, refused downstream). */
+  failed?: { reason: string; errorCode?: string; retcode?: CarrierRetcode };
 }
 
 /** An incoming message's file: one already in our media store, or bytes fetched from the carrier. */
@@ -124,6 +150,13 @@ export interface CarrierPort {
   sendSms(message: OutboundSms): Promise<{ id: string }>;
   /** A chat message from one of our numbers; resolves once the carrier accepted it. */
   sendMessage(message: OutboundMessage): Promise<{ id: string }>;
+  /**
+   * Asked before a chat message is handed over again when an earlier try's outcome is unknown: the
+   * carrier's records that may be that hand-over, oldest first. Empty means the carrier does not have
+   * it (handing it over now sends it once). Throws (a transient `CarrierError`) when the carrier
+   * cannot tell now: the message is then not sent until it can.
+   */
+  lookupMessage(message: HandOverLookup): Promise<CarrierRecord[]>;
   /** Connects the carrier's inbound side to the chat service. */
   attach(sink: CarrierSink): void;
   /** Connects the carrier's incoming calls to the calls service (carriers that take calls). */

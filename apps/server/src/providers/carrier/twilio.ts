@@ -1,11 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import en from '@numa/contract/locales/en.json' with { type: 'json' };
+import zh from '@numa/contract/locales/zh.json' with { type: 'json' };
 import {
   CarrierError,
   type CallAnswer,
   type CallSink,
   type CarrierPort,
+  type CarrierRecord,
   type CarrierSink,
+  type HandOverLookup,
   type InboundMedia,
   type OutboundMessage,
   type OutboundSms,
@@ -85,11 +89,8 @@ const xml = (s: string) =>
 
 /** What callers hear, in the holder's language (Twilio's <Say> voices of those languages). */
 export const twilioCallTexts = {
-  en: {
-    say: 'en-US',
-    greeting: 'The person you are calling cannot answer. Please leave a message after the tone.',
-  },
-  zh: { say: 'zh-CN', greeting: '您拨打的用户暂时无法接听，请在提示音后留言。' },
+  en: { say: 'en-US', greeting: en.calls.voicemailGreeting },
+  zh: { say: 'zh-CN', greeting: zh.calls.voicemailGreeting },
 } as const;
 
 /** The longest voicemail taken (seconds). */
@@ -104,14 +105,38 @@ interface TwilioError {
   status?: number;
 }
 
+/** A page of Twilio's Messages list (the fields the lookup reads). */
+interface TwilioMessagePage {
+  messages?: {
+    sid?: string;
+    from?: string;
+    to?: string;
+    body?: string | null;
+    direction?: string;
+    status?: string;
+    error_code?: number | string | null;
+    date_created?: string | null;
+  }[];
+  next_page_uri?: string | null;
+}
+
+/** Twilio's clock and ours may differ: the lookup's window opens this much before the message's creation. */
+const lookupClockMarginMs = 5 * 60_000;
+/** Messages per page of a lookup, and the most pages read (one conversation since the window opened). */
+const lookupPageSize = 200;
+const lookupMaxPages = 20;
+
 /**
  * The Twilio adapter (CARRIER=twilio). Outbound: the Messages REST call (form-encoded, basic auth)
  * with a status callback. Inbound and status webhooks are checked with the X-Twilio-Signature before
  * anything is read from them; MMS media of incoming messages is fetched into our media store, and
  * ours is handed to Twilio as short-lived signed links.
  *
- * Twilio has no idempotency key on message creation: a send resumed after a crash in the instant
- * between Twilio's acceptance and our commit may go out twice (the simulator has no such window).
+ * Twilio's Messages API takes no idempotency key on creation (I-Twilio-Idempotency-Token is a header
+ * of the webhooks Twilio sends us, not one it honours on our requests). So a hand-over whose outcome
+ * is unknown (our process died after Twilio's acceptance, or the call timed out) is looked up first
+ * (`lookupMessage`): Twilio's message list for the sender and recipient, matched by direction, text
+ * and creation time; it is sent again only when Twilio has none.
  */
 export class TwilioCarrier implements CarrierPort {
   readonly name = 'twilio';
@@ -284,6 +309,83 @@ export class TwilioCarrier implements CarrierPort {
     const transient = res.status >= 500 || res.status === 429 || (res.ok && !body.sid);
     const code = body.code !== undefined ? String(body.code) : undefined;
     throw new CarrierError(message, code, !transient, code ? twilioRetcodes[code] : undefined);
+  }
+
+  /**
+   * Twilio's messages that may be this hand-over: the Messages list filtered by From and To (one
+   * conversation; no DateSent filter, since a message still queued has no date_sent yet), newest
+   * first, page by page until a page holds only messages created before the window; kept are the
+   * outbound API messages with the same text created since `since` (less a clock margin). Twilio's
+   * own failure states come back as `failed` with the error code mapped as for a refusal.
+   */
+  async lookupMessage(m: HandOverLookup): Promise<CarrierRecord[]> {
+    const from = plus(m.from);
+    const to = plus(m.to);
+    const since = m.since.getTime() - lookupClockMarginMs;
+    const found: CarrierRecord[] = [];
+    let next: string | null =
+      `/2010-04-01/Accounts/${this.config.accountSid}/Messages.json?` +
+      new URLSearchParams({ From: from, To: to, PageSize: String(lookupPageSize) }).toString();
+    for (let page = 0; next; page++) {
+      if (page === lookupMaxPages)
+        throw new CarrierError(
+          `Twilio lookup of ${m.idempotencyKey}: more than ${lookupMaxPages} pages in the window`,
+          undefined,
+          false,
+        );
+      const body: TwilioMessagePage = await this.getJson<TwilioMessagePage>(next);
+      if (!Array.isArray(body.messages))
+        throw new CarrierError('Twilio message list without messages', undefined, false);
+      let inWindow = false;
+      for (const x of body.messages) {
+        const at = Date.parse(x.date_created ?? '');
+        if (!Number.isFinite(at) || at < since) continue;
+        inWindow = true;
+        if (x.direction !== 'outbound-api' || x.from !== from || x.to !== to) continue;
+        if ((x.body ?? '') !== m.text || typeof x.sid !== 'string') continue;
+        const failed = x.status === 'failed' || x.status === 'undelivered' || x.status === 'canceled';
+        const code = x.error_code != null ? String(x.error_code) : undefined;
+        found.push({
+          id: x.sid,
+          at: new Date(at),
+          ...(failed
+            ? {
+                failed: {
+                  reason: `Twilio: ${x.status}${code ? ` (error ${code})` : ''}`,
+                  ...(code ? { errorCode: code } : {}),
+                  ...(code && twilioRetcodes[code] ? { retcode: twilioRetcodes[code] } : {}),
+                },
+              }
+            : {}),
+        });
+      }
+      // newest first: a page with nothing in the window means the rest is older still
+      next = inWindow && body.next_page_uri ? body.next_page_uri : null;
+      // a path of the API (our credentials go nowhere else)
+      if (next && !next.startsWith('/2010-04-01/'))
+        throw new CarrierError(`Twilio next page outside the API: ${next}`, undefined, false);
+    }
+    return found.sort((a, b) => a.at.getTime() - b.at.getTime());
+  }
+
+  /** A GET of Twilio's REST API (a path with its query); anything but a JSON 200 is a transient CarrierError. */
+  private async getJson<T>(pathWithQuery: string): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.apiBase}${pathWithQuery}`, {
+        headers: { authorization: this.auth, accept: 'application/json' },
+        signal: AbortSignal.timeout(15_000),
+      });
+    } catch (err) {
+      throw new CarrierError(`Twilio unreachable: ${(err as Error).message}`, undefined, false);
+    }
+    const body = (await res.json().catch(() => null)) as (T & TwilioError) | null;
+    if (res.ok && body) return body;
+    throw new CarrierError(
+      body?.message ?? `Twilio answered HTTP ${res.status}`,
+      body?.code !== undefined ? String(body.code) : undefined,
+      false,
+    );
   }
 
   async sendSms(message: OutboundSms) {

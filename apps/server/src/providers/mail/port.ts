@@ -6,6 +6,7 @@ export interface MailMessage {
 
 /** Outbound e-mail (sign-in and verification codes). */
 export interface MailPort {
+  /** `none`: no mail on this deployment (MAIL=none): no code is offered by e-mail (100031). */
   readonly name: string;
   send(message: MailMessage): Promise<{ id: string }>;
   close?(): Promise<void>;

@@ -5,13 +5,21 @@ import { MailDeliveryError, type MailMessage, type MailPort } from './port';
 export class SmtpMail implements MailPort {
   readonly name = 'smtp';
   private readonly transport;
-  constructor(url: string, private readonly from: string) {
+  constructor(
+    url: string,
+    private readonly from: string,
+  ) {
     this.transport = nodemailer.createTransport(url);
   }
 
   async send(message: MailMessage) {
     try {
-      const info = await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+      const info = await this.transport.sendMail({
+        from: this.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+      });
       return { id: String(info.messageId) };
     } catch (err) {
       throw new MailDeliveryError((err as Error).message);

@@ -131,3 +131,36 @@ export const mobileRanges: Record<'GB' | 'AU', { prefix: string; digits: number 
   GB: { prefix: '7', digits: 10 },
   AU: { prefix: '4', digits: 9 },
 };
+
+/**
+ * The ISO 3166-2 code of each state and province above: the id the client chooses by, and the key of
+ * its name in each language (the contract's locales, numbers.provinces; issue 20).
+ */
+export const provinceCodes: Record<string, string> = {
+  Arizona: 'US-AZ',
+  California: 'US-CA',
+  Colorado: 'US-CO',
+  Florida: 'US-FL',
+  Georgia: 'US-GA',
+  Illinois: 'US-IL',
+  Massachusetts: 'US-MA',
+  Michigan: 'US-MI',
+  Nevada: 'US-NV',
+  'New Jersey': 'US-NJ',
+  'New York': 'US-NY',
+  'North Carolina': 'US-NC',
+  Ohio: 'US-OH',
+  Oregon: 'US-OR',
+  Pennsylvania: 'US-PA',
+  Texas: 'US-TX',
+  Washington: 'US-WA',
+  Alberta: 'CA-AB',
+  'British Columbia': 'CA-BC',
+  Manitoba: 'CA-MB',
+  'New Brunswick': 'CA-NB',
+  'Newfoundland and Labrador': 'CA-NL',
+  'Nova Scotia': 'CA-NS',
+  Ontario: 'CA-ON',
+  Quebec: 'CA-QC',
+  Saskatchewan: 'CA-SK',
+};

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Env } from '../../env';
+import { simulatorsAllowed } from '../requirements';
+import { NoNumberSupply } from './none';
 import type { NumberSupplyPort } from './port';
 import { SimulatedNumberSupply } from './simulator';
 import { TwilioNumberSupply } from './twilio';
@@ -8,15 +10,19 @@ export type { NumberSupplyPort, NumberQuery, SupplyNumber } from './port';
 export { SupplyUnavailableError } from './port';
 export { SimulatedNumberSupply } from './simulator';
 export { TwilioNumberSupply } from './twilio';
+export { NoNumberSupply } from './none';
 
 /**
- * The number supply NUMBER_SUPPLY names: the simulator (default) or Twilio. Twilio's numbers send
- * their messages and calls to the Twilio carrier's webhooks, so it needs CARRIER=twilio and its
- * settings; a missing one stops the start with its name.
+ * The number supply NUMBER_SUPPLY names: the simulator (where simulators may run), Twilio, or none
+ * (also production with it unset, which server.ts refuses to start). Twilio's numbers send their
+ * messages and calls to the Twilio carrier's webhooks, so it needs CARRIER=twilio and its settings;
+ * a missing one stops the start with its name.
  */
 export function createNumberSupply(
   env: Pick<
     Env,
+    | 'NODE_ENV'
+    | 'DEMO_MODE'
     | 'NUMBER_SUPPLY'
     | 'CARRIER'
     | 'TWILIO_ACCOUNT_SID'
@@ -28,7 +34,8 @@ export function createNumberSupply(
   >,
   log?: FastifyBaseLogger,
 ): NumberSupplyPort {
-  if (env.NUMBER_SUPPLY === 'simulator') return new SimulatedNumberSupply();
+  if (env.NUMBER_SUPPLY === 'simulator' && simulatorsAllowed(env)) return new SimulatedNumberSupply();
+  if (env.NUMBER_SUPPLY !== 'twilio') return new NoNumberSupply();
   if (env.CARRIER !== 'twilio') throw new Error('NUMBER_SUPPLY=twilio needs CARRIER=twilio');
   const missing = (['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_WEBHOOK_BASE_URL'] as const).filter(
     (k) => !env[k],

@@ -6,11 +6,14 @@ import type { Clock } from '../../lib/clock';
 import { sandboxRepo } from '../../repositories/payments';
 import {
   ForgedNotification,
+  ProviderUnavailable,
   type Checkout,
   type CheckoutOrder,
   type IncomingWebhook,
   type PaymentNotification,
+  type PaymentOutcome,
   type PaymentProvider,
+  type RefundResult,
 } from './port';
 
 /** The header the sandbox signs its notifications with: `t=<unix seconds>,v1=<hex HMAC-SHA256>`. */
@@ -18,18 +21,52 @@ export const sandboxSignatureHeader = 'x-sandbox-signature';
 /** A signature older or newer than this is refused (a replayed capture cannot be used later). */
 const toleranceSeconds = 300;
 
-/** The notification the sandbox posts (its own documented shape, like a real provider's). */
-export const SandboxEvent = z.strictObject({
-  id: z.string().min(1).max(100),
+const eventId = z.string().min(1).max(100);
+const ref = z.string().min(1).max(100);
+/** ten-thousandths of `currency` */
+const amount = z.number().int().nonnegative();
+const currency = z.string().min(3).max(8);
+
+/** A checkout's outcome, as the sandbox posts it (its own documented shape, like a real provider's). */
+export const SandboxCheckoutEvent = z.strictObject({
+  id: eventId,
   type: z.enum(['checkout.paid', 'checkout.failed']),
   created: z.number().int(),
-  data: z.strictObject({
-    ref: z.string().min(1).max(100),
-    /** ten-thousandths of `currency` */
-    amount: z.number().int().nonnegative(),
-    currency: z.string().min(3).max(8),
-  }),
+  data: z.strictObject({ ref, amount, currency }),
 });
+export type SandboxCheckoutEvent = z.infer<typeof SandboxCheckoutEvent>;
+
+/**
+ * The notifications the sandbox posts: a checkout's outcome, a refund of a paid checkout (its status
+ * pending, succeeded, failed or canceled) and a dispute of one (opened, won, lost).
+ */
+export const SandboxEvent = z.union([
+  SandboxCheckoutEvent,
+  z.strictObject({
+    id: eventId,
+    type: z.literal('refund.updated'),
+    created: z.number().int(),
+    data: z.strictObject({
+      ref,
+      refundId: z.string().min(1).max(100),
+      status: z.enum(['pending', 'succeeded', 'failed', 'canceled']),
+      amount,
+      currency,
+    }),
+  }),
+  z.strictObject({
+    id: eventId,
+    type: z.literal('dispute.updated'),
+    created: z.number().int(),
+    data: z.strictObject({
+      ref,
+      disputeId: z.string().min(1).max(100),
+      status: z.enum(['opened', 'won', 'lost']),
+      amount,
+      currency,
+    }),
+  }),
+]);
 export type SandboxEvent = z.infer<typeof SandboxEvent>;
 
 /** Signs a body as the sandbox does (tests forge and replay with it). */
@@ -107,30 +144,48 @@ export class SandboxPayments implements PaymentProvider {
   }
 
   private toNotification(ev: SandboxEvent): PaymentNotification {
-    return {
+    const base = {
       eventId: ev.id,
       ref: ev.data.ref,
-      outcome: ev.type === 'checkout.paid' ? 'paid' : 'failed',
       amount: minor(ev.data.amount),
       currency: ev.data.currency,
       payload: ev as unknown as Record<string, unknown>,
     };
+    if (ev.type === 'refund.updated')
+      return { ...base, kind: 'refund', refundId: ev.data.refundId, status: ev.data.status };
+    if (ev.type === 'dispute.updated')
+      return { ...base, kind: 'dispute', disputeId: ev.data.disputeId, status: ev.data.status };
+    return { ...base, kind: 'payment', outcome: ev.type === 'checkout.paid' ? 'paid' : 'failed' };
   }
 
-  async query(ref: string): Promise<PaymentNotification | 'pending' | 'unknown'> {
+  async query(ref: string): Promise<PaymentOutcome | 'pending' | 'unknown'> {
     const c = await sandboxRepo.get(this.db.q, ref);
     if (!c) return 'unknown';
     if (c.status === 'open') return 'pending';
-    const ev = SandboxEvent.safeParse(c.lastEvent);
-    return ev.success ? this.toNotification(ev.data) : 'unknown';
+    const ev = SandboxCheckoutEvent.safeParse(c.lastEvent);
+    return ev.success ? (this.toNotification(ev.data) as PaymentOutcome) : 'unknown';
   }
 
   async cancel(ref: string): Promise<void> {
     await sandboxRepo.settle(this.db.q, ref, 'cancelled', null);
   }
 
-  async refund(): Promise<void> {
-    // the sandbox holds no real money: a refund is accepted as is
+  /**
+   * Refunds a paid checkout (no real money moves): the refund gets its own id, and its notification
+   * is posted to our webhook, signed, as a real provider posts one (best effort: a command run
+   * without the server has no webhook to reach, and the refund stands either way).
+   */
+  async refund(ref: string, amount: Minor): Promise<RefundResult> {
+    const c = await sandboxRepo.get(this.db.q, ref);
+    if (!c || c.status !== 'paid') throw new ProviderUnavailable('the sandbox checkout is not paid');
+    const refundId = `sbxre_${randomBytes(12).toString('hex')}`;
+    await this.send(c.notifyUrl, {
+      id: `evt_${refundId}`,
+      type: 'refund.updated',
+      created: Math.floor(this.clock.now() / 1000),
+      data: { ref, refundId, status: 'succeeded', amount, currency: c.currency },
+    }).catch(() => 0);
+    return { refundId, status: 'succeeded' };
   }
 
   // --- the provider's side: its page and what its buttons do ---
@@ -149,14 +204,14 @@ export class SandboxPayments implements PaymentProvider {
   async act(ref: string, action: SandboxAction): Promise<string | null> {
     const c = await sandboxRepo.get(this.db.q, ref);
     if (!c) return null;
-    const event = (type: SandboxEvent['type'], amount: number): SandboxEvent => ({
+    const event = (type: SandboxCheckoutEvent['type'], amount: number): SandboxCheckoutEvent => ({
       id: `evt_${ref}_${type === 'checkout.paid' ? 'paid' : 'failed'}`,
       type,
       created: Math.floor(this.clock.now() / 1000),
       data: { ref, amount, currency: c.currency },
     });
     if (action === 'resend') {
-      const ev = SandboxEvent.safeParse(c.lastEvent);
+      const ev = SandboxCheckoutEvent.safeParse(c.lastEvent);
       if (!ev.success) return 'Nothing to send again.';
       return `Notification sent again (your server answered HTTP ${await this.send(c.notifyUrl, ev.data)}).`;
     }
@@ -165,7 +220,7 @@ export class SandboxPayments implements PaymentProvider {
       await sandboxRepo.settle(this.db.q, ref, 'cancelled', null);
       return 'Payment cancelled. You can close this window.';
     }
-    let ev: SandboxEvent;
+    let ev: SandboxCheckoutEvent;
     if (action === 'fail') ev = event('checkout.failed', c.amount);
     else if (action === 'sendWrong') ev = event('checkout.paid', Math.max(1, c.amount - 100));
     else ev = event('checkout.paid', c.amount);

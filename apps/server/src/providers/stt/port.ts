@@ -29,3 +29,11 @@ export class SttFailedError extends Error {
     this.name = 'SttFailedError';
   }
 }
+
+/** The provider does not transcribe this language (600002, with a message saying so; nothing is kept). */
+export class SttUnsupportedLanguageError extends Error {
+  constructor(readonly language: string) {
+    super(`speech-to-text does not transcribe ${language}`);
+    this.name = 'SttUnsupportedLanguageError';
+  }
+}

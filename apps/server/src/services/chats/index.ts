@@ -8,7 +8,9 @@ import { rateEventsRepo } from '../../repositories/rateEvents';
 import type { MediaService } from '../media';
 import type { Pricing } from '../pricing';
 import { createInbound } from './inbound';
+import { createChatPages } from './pages';
 import { createChatReads } from './reads';
+import { createChatSearch } from './search';
 import { captchaSolvedKey, createSendingRules, type RulesOptions } from './rules';
 import { createSendPath, type SendOptions } from './send';
 
@@ -56,6 +58,8 @@ export function createChatService(deps: {
   return {
     options,
     ...createChatReads(deps),
+    ...createChatPages(deps),
+    ...createChatSearch(deps),
     send: sendPath.send,
     resume: sendPath.resume,
     sink,

@@ -8,15 +8,23 @@ import {
 } from '@numa/contract';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
+import { bothLangs } from '../../lib/texts';
 import type { Encoded } from '../../lib/compression';
 import { JsonText, jsonObject } from '../../lib/jsonText';
-import { SttFailedError, SttUnavailableError, type SttPort } from '../../providers/stt/port';
+import {
+  SttFailedError,
+  SttUnavailableError,
+  SttUnsupportedLanguageError,
+  type SttPort,
+} from '../../providers/stt/port';
 import { accountsRepo } from '../../repositories/accounts';
 import { adsRepo } from '../../repositories/ads';
 import { messagesRepo } from '../../repositories/messages';
 import { callsRepo } from '../../repositories/calls';
 import { numbersRepo } from '../../repositories/numbers';
+import { subscriptionsRepo } from '../../repositories/subscriptions';
 import { mediaIdFromUrl, type MediaService } from '../media';
+import { monthRange } from '../../lib/calendar';
 
 /**
  * getChatListByDate looks this far before `since`: a message committed just after an earlier list was
@@ -28,12 +36,6 @@ export const chatListGraceMs = 10_000;
 /** The first millisecond of the UTC month `back` months before the current one. */
 export function monthStart(back: number, now = new Date()): number {
   return Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1);
-}
-
-/** [start, end) of a `YYYY-MM` UTC month. */
-export function monthRange(ym: string): [number, number] {
-  const [y, m] = ym.split('-').map(Number) as [number, number];
-  return [Date.UTC(y, m - 1, 1), Date.UTC(y, m, 1)];
 }
 
 const currentYm = (now = new Date()) => now.toISOString().slice(0, 7);
@@ -118,11 +120,12 @@ export function createChatReads(deps: {
   const pages = new VersionedCache(deps.dialogCacheBytes ?? 32 * 1024 * 1024);
   return {
     async virtualPhones(accountId: number) {
-      const [numbers, settings, account, rights] = await Promise.all([
+      const [numbers, settings, account, rights, ending] = await Promise.all([
         numbersRepo.ofAccount(db.q, accountId),
         numbersRepo.callSettings(db.q, accountId),
         accountsRepo.byId(db.q, accountId),
         callsRepo.rights(db.q, accountId),
+        subscriptionsRepo.notRenewing(db.q, accountId),
       ]);
       return {
         virtualPhones: numbers.map((n) => ({
@@ -131,6 +134,7 @@ export function createChatReads(deps: {
           paymentDate: n.paymentDate,
           monthRent: fromMinor(n.monthRent),
           planId: n.planId,
+          autoRenew: !ending.has(n.id),
         })),
         // decided: calls are forwarded to the account's own phone, so forwarding needs one; and a
         // plan that allows it (numbers area: callsRepo.rights)
@@ -183,7 +187,8 @@ export function createChatReads(deps: {
         pageSize: number;
       },
     ) {
-      const [from, to] = monthRange(p.ym ?? currentYm());
+      const month = monthRange(p.ym ?? currentYm());
+      const [from, to] = [month.from.getTime(), month.to.getTime()];
       const key = JSON.stringify([accountId, p.own, p.other, from, to, p.startTime, p.since, p.pageSize]);
       const version = await messagesRepo.conversationVersion(db.q, accountId, p.own, p.other);
       const cached = version === null ? undefined : pages.get(key);
@@ -241,6 +246,14 @@ export function createChatReads(deps: {
         return text;
       } catch (err) {
         if (err instanceof SttUnavailableError) throw new ApiError(600000);
+        // another language (or Automatic) may work: the message is not marked failed
+        if (err instanceof SttUnsupportedLanguageError)
+          throw new ApiError(
+            600002,
+            null,
+            err.message,
+            bothLangs((t) => t.stt.unsupportedLanguage),
+          );
         if (err instanceof SttFailedError) {
           if (p.smsId)
             await messagesRepo.setStt(db.q, accountId, p.smsId, {

@@ -1,10 +1,15 @@
 import { constants, negMinor, type Minor, type Retcode, type SendPayload } from '@numa/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db';
-import type { Jobs } from '../../jobs';
+import type { JobContext, Jobs } from '../../jobs';
 import { isApiError } from '../../lib/errors';
 import { idemKey } from '../../lib/idem';
-import { CarrierError, type CarrierPort, type StatusUpdate } from '../../providers/carrier/port';
+import {
+  CarrierError,
+  type CarrierPort,
+  type OutboundMessage,
+  type StatusUpdate,
+} from '../../providers/carrier/port';
 import type { RealtimeHub } from '../../realtime/hub';
 import { ledger, ledgerError } from '../../repositories/ledger';
 import {
@@ -165,6 +170,7 @@ export function createSendPath(deps: {
     // the bill is the statement's own (not ledger.apply's), so its balance event is announced here,
     // with the balance the statement returned
     if (charge > 0) db.balancesCommitted([accountId], new Map([[accountId, outcome.balance]]));
+    db.billsWritten([outcome.sent.type === 'mms' ? constants.billTypes.mms : constants.billTypes.sms]);
     if (outcome.received) {
       // delivered on the platform: B hears it, and A's confirmation ('sent') follows
       realtime.emitMessage(outcome.received);
@@ -249,29 +255,76 @@ export function createSendPath(deps: {
     if (failed) realtime.emitMessage(failed);
   }
 
-  /** The carrier job: hands a pending message to the carrier once. */
-  async function handOver({ messageId }: { messageId: number }): Promise<void> {
-    const known = fresh.get(messageId);
-    fresh.delete(messageId);
-    const row = known ?? (await messagesRepo.byId(db.q, messageId));
-    if (!row || row.status !== constants.messageStatus.pending) return;
+  /** What the carrier is handed for a message: its text and its media with their types. */
+  async function outboundOf(row: MessageRow): Promise<OutboundMessage> {
     const ids = row.media
       .split(',')
       .map((u) => mediaIdFromUrl(u.trim()))
       .filter((x): x is string => !!x);
-    const types = await media.types(ids);
+    const types = ids.length ? await media.types(ids) : new Map<string, string>();
+    return {
+      from: row.ownFullNumber,
+      to: row.otherFullNumber,
+      text: row.text,
+      media: ids.map((id) => ({ id, mime: types.get(id) ?? 'application/octet-stream' })),
+      // the request key of every try of this message
+      idempotencyKey: `msg-${row.id}`,
+    };
+  }
+
+  /**
+   * A pending message an earlier try may have handed over (that try's process died after the
+   * carrier's acceptance and before our record of it, or the call timed out): the carrier is asked
+   * first. When it has the message (a record no other message of ours holds), its outcome is recorded
+   * as the carrier has it and true comes back: it is not handed over again. False: the carrier does
+   * not have it. A carrier that cannot tell throws, and nothing is sent until it can.
+   */
+  async function reconciled(row: MessageRow, m: OutboundMessage): Promise<boolean> {
+    const records = await withTimeout(
+      carrier.lookupMessage({ ...m, since: new Date(row.date) }),
+      options.carrierTimeoutMs,
+    );
+    if (!records.length) return false;
+    const carrierId = await messagesRepo.adoptCarrierId(
+      db.q,
+      row.id,
+      records.map((r) => r.id),
+    );
+    const record = carrierId && records.find((r) => r.id === carrierId);
+    if (!record) return false;
+    log.info(
+      { messageId: row.id, carrierId, failed: !!record.failed },
+      'message found at the carrier after a hand-over of unknown outcome; not handed over again',
+    );
+    if (record.failed) {
+      await failMessage(row, record.failed.retcode ?? 300036, record.failed.reason);
+      return true;
+    }
+    const sent = await messagesRepo.setOutcome(db.q, row.id, {
+      status: constants.messageStatus.sent,
+      carrier: carrier.name,
+      carrierId,
+    });
+    if (sent) realtime.emitMessage(sent);
+    return true;
+  }
+
+  /**
+   * The carrier job: hands a pending message to the carrier once. The first try (the job born claimed
+   * by the send) hands it over at once, asking nothing and writing nothing before the carrier call. Any
+   * later try may follow one whose outcome is unknown (its process died while holding the job, or the
+   * call failed or timed out after the carrier may have taken it), so it asks the carrier first.
+   */
+  async function handOver({ messageId }: { messageId: number }, ctx: JobContext): Promise<void> {
+    const known = fresh.get(messageId);
+    fresh.delete(messageId);
+    const row = known ?? (await messagesRepo.byId(db.q, messageId));
+    if (!row || row.status !== constants.messageStatus.pending) return;
+    const outbound = await outboundOf(row);
+    if (ctx.attempt > 1 && (await reconciled(row, outbound))) return;
     let accepted: { id: string };
     try {
-      accepted = await withTimeout(
-        carrier.sendMessage({
-          from: row.ownFullNumber,
-          to: row.otherFullNumber,
-          text: row.text,
-          media: ids.map((id) => ({ id, mime: types.get(id) ?? 'application/octet-stream' })),
-          idempotencyKey: `msg-${row.id}`,
-        }),
-        options.carrierTimeoutMs,
-      );
+      accepted = await withTimeout(carrier.sendMessage(outbound), options.carrierTimeoutMs);
     } catch (err) {
       if (err instanceof CarrierError && err.permanent) {
         log.warn({ err, messageId: row.id }, 'message refused by the carrier');
@@ -290,7 +343,8 @@ export function createSendPath(deps: {
   jobs.define('carrier.send', handOver, {
     maxAttempts: options.maxAttempts,
     backoffMs: (attempt) => options.retryDelayMs * 2 ** (attempt - 1),
-    timeoutMs: options.carrierTimeoutMs + 10_000,
+    // a try may ask the carrier first, then hand over: two carrier calls
+    timeoutMs: 2 * options.carrierTimeoutMs + 10_000,
     async prepare(payloads) {
       const rows = await messagesRepo.byIds(
         db.q,
@@ -301,7 +355,10 @@ export function createSendPath(deps: {
     async onFailed({ messageId }, err) {
       fresh.delete(messageId);
       const row = await messagesRepo.byId(db.q, messageId);
-      if (!row || row.status === constants.messageStatus.failed) return;
+      if (!row || row.status !== constants.messageStatus.pending) return;
+      // the last try's outcome is unknown (it failed or timed out after the carrier may have taken the
+      // message, or its process died): a message the carrier has is not failed and refunded
+      if (await reconciled(row, await outboundOf(row))) return;
       log.warn({ err, messageId }, 'message failed');
       await failMessage(row, (err instanceof CarrierError && err.retcode) || 300036, err.message);
     },
@@ -321,6 +378,11 @@ export function createSendPath(deps: {
       if (!row) return;
       if (u.status === 'failed') {
         await failMessage(row, u.retcode ?? 300036, u.reason ?? `carrier error ${u.errorCode ?? ''}`.trim());
+      } else if (u.status === 'delivered') {
+        // the delivery report: recorded once (a pending message becomes sent with it), pushed to the
+        // sender's sockets (the chat's "Delivered") and to its webhooks (message.status)
+        const delivered = await messagesRepo.setDelivered(db.q, row.id, Date.now());
+        if (delivered) realtime.emitMessage(delivered);
       } else if (row.status === constants.messageStatus.pending) {
         const sent = await messagesRepo.setOutcome(db.q, row.id, { status: constants.messageStatus.sent });
         if (sent) realtime.emitMessage(sent);

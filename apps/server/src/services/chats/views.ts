@@ -1,6 +1,8 @@
 import { constants, retmsg, type Lang, type ReceiveMessage } from '@numa/contract';
 import type { MessageRow } from '../../repositories/messages';
 
+export type { MessageRow };
+
 /** The national part of a party number ('' tel code: the whole of it); the chat list does the same in SQL (repositories/messages.ts nationalSql). */
 const nationalOf = (full: string, telCode: string) =>
   telCode && full.startsWith(telCode) ? full.slice(telCode.length) : full;
@@ -45,5 +47,8 @@ export function toReceiveMessage(row: MessageRow, lang: Lang): ReceiveMessage {
     highlightTarget: row.highlightTarget,
     highlightText: row.highlightText,
     ...(row.status === constants.messageStatus.failed ? { retcode: row.retcode ?? 300036 } : {}),
+    ...(row.direction === 'out' && row.deliveredAt !== null && row.status !== constants.messageStatus.failed
+      ? { delivered: true as const }
+      : {}),
   };
 }

@@ -6,6 +6,8 @@ import { codesRepo } from '../../repositories/codes';
 import { ledger } from '../../repositories/ledger';
 import { ratesRepo } from '../../repositories/rates';
 import { CodeSupplyError, type CodeSupplyPort } from '../../providers/codes/port';
+import { codeSuppliersRepo } from '../../repositories/codeSuppliers';
+import type { Clock } from '../../lib/clock';
 
 export class CodesRuleError extends Error {}
 
@@ -14,21 +16,76 @@ export class CodesRuleError extends Error {}
  * code SMS, numbers added to the pool, fees set, and a code refunded with its own bill (type 8,
  * once per code).
  */
-export function createCodesOperator(db: Database, supply?: CodeSupplyPort) {
+/** The suppliers a route may name (the adapters there are; a route may name one not configured yet). */
+export const supplierNames = ['smsactivate', '5sim'] as const;
+
+export function createCodesOperator(db: Database, suppliers: readonly CodeSupplyPort[] = [], clock?: Clock) {
+  const now = () => new Date(clock?.now() ?? Date.now());
+  const real = suppliers.filter((s) => s.handsOutNumbers);
   return {
-    /** A real supplier's price and stock of an app's numbers in a country (its getPrices); null: not sold. */
+    /** Each real supplier's price and stock of an app's numbers in a country (null: not sold; error: its answer). */
     async supplierPrices(app: string, country: string) {
-      if (!supply?.prices)
+      const priced = suppliers.filter((s) => s.prices);
+      if (!priced.length)
         throw new CodesRuleError(
-          `The code supplier (${supply?.name ?? 'none'}) keeps no price list: its numbers cost what \`codes fee\` sets.`,
+          `The code supplier (${suppliers[0]?.name ?? 'none'}) keeps no price list: its numbers cost what \`codes fee\` sets.`,
         );
-      try {
-        return { supplier: supply.name, prices: await supply.prices({ app, country }) };
-      } catch (err) {
-        if (err instanceof CodeSupplyError) throw new CodesRuleError(`The supplier answered: ${err.message}`);
-        throw err;
-      }
+      return Promise.all(
+        priced.map(async (s) => {
+          try {
+            return { supplier: s.name, prices: await s.prices!({ app, country }) };
+          } catch (err) {
+            if (err instanceof CodeSupplyError)
+              return {
+                supplier: s.name,
+                prices: null,
+                error: `${err.message}${err.action ? ` (${err.action})` : ''}`,
+              };
+            throw err;
+          }
+        }),
+      );
     },
+
+    /** Each supplier's state as the servers saw it, its recent refusals, and the orders set per app and country. */
+    async supplierStatus(limit = 20) {
+      const [states, events, routes] = await Promise.all([
+        codeSuppliersRepo.states(db.q),
+        codeSuppliersRepo.recentEvents(db.q, limit),
+        codeSuppliersRepo.routes(db.q),
+      ]);
+      const names = [...new Set([...real.map((s) => s.name), ...states.map((s) => s.supplier)])];
+      return {
+        configured: real.map((s) => s.name),
+        suppliers: names.map((name) => ({
+          name,
+          configured: real.some((s) => s.name === name),
+          state: states.find((s) => s.supplier === name) ?? null,
+        })),
+        events,
+        routes,
+        now: now(),
+      };
+    },
+
+    /** The order suppliers are asked in for an app ('*' any) in a country ('*' any). */
+    async setSupplierOrder(app: string, country: string, names: string[]) {
+      if (!names.length) throw new CodesRuleError('Name at least one supplier.');
+      const known = new Set<string>([...supplierNames, ...real.map((s) => s.name)]);
+      const unknown = names.filter((n) => !known.has(n));
+      if (unknown.length)
+        throw new CodesRuleError(
+          `Unknown supplier(s): ${unknown.join(', ')} (known: ${[...known].join(', ')}).`,
+        );
+      if (new Set(names).size !== names.length) throw new CodesRuleError('A supplier is named twice.');
+      await codeSuppliersRepo.setRoute(db.q, { app, country, suppliers: names, now: now() });
+      return { notConfigured: names.filter((n) => !real.some((s) => s.name === n)) };
+    },
+
+    clearSupplierOrder: (app: string, country: string) => codeSuppliersRepo.clearRoute(db.q, app, country),
+
+    /** Ends a supplier's pause at once (the operator fixed what it refused for). */
+    resumeSupplier: (name: string) => codeSuppliersRepo.resume(db.q, name),
 
     locks: (brand: BrandId, limit = 30) => codesRepo.recentLocks(db.q, brand, limit),
     codes: (brand: BrandId, limit = 30) => codesRepo.recentSms(db.q, brand, limit),

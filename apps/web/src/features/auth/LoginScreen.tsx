@@ -1,18 +1,17 @@
 import { Suspense, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, FieldError, Form, Input, Label, Link, TextField } from 'react-aria-components';
 import { Trans, useTranslation } from 'react-i18next';
-import { constants, endpoints, type Lang } from '@numa/contract';
-import { CodeInput } from '../../components/CodeInput';
+import { constants, type Lang } from '@numa/contract';
 import { lazyNamed } from '../../components/lazy';
 import { Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { useSession } from '../../stores/session';
-import { useUi } from '../../stores/ui';
-import { LanguageSwitch } from '../../app/LanguageSwitch';
-import { firstTab } from '../../app/visibility';
-import { AppDownloadButton } from '../front/AppDownload';
-import { useCountdown } from './useCountdown';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
+import { AppDownloadButton } from '../../components/AppDownload';
+import { CodeEntry } from '../../shared/signin/CodeEntry';
+import { useCountdown } from '../../shared/signin/useCountdown';
+import { requestSignInCode, signInWithCode } from './api/signin';
 
 type Method = 'email' | 'phone';
 
@@ -20,9 +19,9 @@ type Method = 'email' | 'phone';
 // own, fetched when the phone tab is chosen: the login screen opens on e-mail.
 const CountryCodePicker = lazyNamed(() => import('../../components/CountryCodePicker'), 'CountryCodePicker');
 const phoneRules = () => import('@numa/contract/phone');
-const QueryScope = lazyNamed(() => import('../../app/QueryScope'), 'QueryScope');
+const QueryScope = lazyNamed(() => import('../../components/QueryScope'), 'QueryScope', { entry: true });
 // the captcha (and its proof-of-work solver) once a code is asked for
-const CaptchaModal = lazyNamed(() => import('./CaptchaModal'), 'CaptchaModal');
+const CaptchaModal = lazyNamed(() => import('../../shared/captcha/CaptchaModal'), 'CaptchaModal');
 type Address = { email: string } | { telCode: string; phone: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,24}$/;
@@ -96,13 +95,21 @@ function MethodTabs({
   );
 }
 
-/** Sign in with an e-mail address or a phone number and a code (spec 000 §2 Login). */
-export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
+/**
+ * Sign in with an e-mail address or a phone number and a code (spec 000 §2 Login). `onSignedIn`: where
+ * the shell goes once the session starts.
+ */
+export function LoginScreen({
+  onShowFront,
+  onSignedIn,
+}: {
+  onShowFront?: () => void;
+  onSignedIn: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = (i18n.language === 'zh' ? 'zh' : 'en') as Lang;
   const signIn = useSession((s) => s.signIn);
   const endedBy = useSession((s) => s.endedBy);
-  const navigate = useUi((s) => s.navigate);
 
   const [method, setMethod] = useState<Method>('email');
   const [email, setEmail] = useState('');
@@ -112,14 +119,13 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
 
   const [step, setStep] = useState<'address' | 'code'>('address');
   const [sentTo, setSentTo] = useState<Address | null>(null);
-  const [codeLength, setCodeLength] = useState<number>(constants.codeLength.email);
+  const [codeLength, setCodeLength] = useState<number>(constants.signin.codeLength.email);
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | null>(null);
   const [wrongKey, setWrongKey] = useState(0);
   const [resendAt, setResendAt] = useState<number | null>(null);
   const [captchaOpen, setCaptchaOpen] = useState(false);
   const [signingIn, setSigningIn] = useState(false);
-  const secondsLeft = useCountdown(resendAt);
   /** The server's resend wait for the address being typed, told before any captcha (issue 13, defect 4). */
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
   const waitLeft = useCountdown(waitUntil);
@@ -173,7 +179,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     setSentTo(address);
     setAsking(true);
     try {
-      await call(endpoints.preLogin, address, { silent: true });
+      await requestSignInCode(address);
       setCaptchaOpen(true);
     } catch (e) {
       if (isApiError(e) && e.retcode === 100010) setCaptchaOpen(true);
@@ -186,11 +192,7 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
   const sendCode = async (captchaId: string, inputCaptcha: string, pow: string | undefined) => {
     if (!sentTo) return;
     try {
-      const res = await call(
-        endpoints.preLogin,
-        { ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) },
-        { silent: true },
-      );
+      const res = await requestSignInCode({ ...sentTo, captchaId, inputCaptcha, ...(pow ? { pow } : {}) });
       setCaptchaOpen(false);
       setCodeLength(res.codeLength);
       setCode('');
@@ -217,9 +219,9 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
     setSigningIn(true);
     setCodeError(null);
     try {
-      const res = await call(endpoints.login, { ...sentTo, code: value }, { silent: true });
+      const res = await signInWithCode({ ...sentTo, code: value });
       signIn(res.token, { canInvite: res.canInvite, canSetInviter: res.canSetInviter });
-      navigate(firstTab(), 'profile', { replace: true });
+      onSignedIn();
     } catch (e) {
       setCode('');
       setWrongKey((k) => k + 1);
@@ -340,67 +342,43 @@ export function LoginScreen({ onShowFront }: { onShowFront?: () => void }) {
             </>
           </>
         ) : (
-          <Form
-            className="code-step"
-            validationBehavior="aria"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void logIn(code);
-            }}
-          >
-            <p>
-              {t('login.codeSentTo', { to: shownAddress })}{' '}
-              <Button
-                className="link-button"
-                onPress={() => {
-                  setStep('address');
-                  setCode('');
-                  setCodeError(null);
-                }}
-              >
-                {t('login.change')}
-              </Button>
-            </p>
-            <p id="code-help" className="field-label">
-              {t('login.enterCode', { count: codeLength })}
-            </p>
-            <CodeInput
-              length={codeLength}
-              value={code}
-              onChange={setCode}
-              onComplete={(v) => void logIn(v)}
-              invalid={!!codeError}
-              resetKey={wrongKey}
-              label={t('login.code')}
-              describedBy="code-help code-error"
-              disabled={signingIn}
-            />
-            <p id="code-error" className="field-error" role="alert">
-              {codeError}
-            </p>
-            <Button
-              type="submit"
-              className="button primary block"
-              isDisabled={signingIn || code.length !== codeLength}
-            >
-              {signingIn ? (
+          <CodeEntry
+            texts="login"
+            header={() => (
+              <p>
+                {t('login.codeSentTo', { to: shownAddress })}{' '}
+                <Button
+                  className="link-button"
+                  onPress={() => {
+                    setStep('address');
+                    setCode('');
+                    setCodeError(null);
+                  }}
+                >
+                  {t('login.change')}
+                </Button>
+              </p>
+            )}
+            length={codeLength}
+            value={code}
+            onChange={setCode}
+            onSubmit={(v) => void logIn(v)}
+            error={codeError}
+            resetKey={wrongKey}
+            busy={signingIn}
+            submitLabel={
+              signingIn ? (
                 <>
                   <Spinner size={16} /> {t('login.signingIn')}
                 </>
               ) : (
                 t('login.logIn')
-              )}
-            </Button>
-            <p className="resend">
-              {secondsLeft > 0 ? (
-                <span aria-live="polite">{t('login.resendIn', { s: secondsLeft })}</span>
-              ) : (
-                <Button className="link-button" onPress={() => void askForCode()} isDisabled={asking}>
-                  {t('login.resend')}
-                </Button>
-              )}
-            </p>
-          </Form>
+              )
+            }
+            resendAt={resendAt}
+            onResend={() => void askForCode()}
+            resending={asking}
+          />
         )}
         <p className="terms muted">
           <Trans

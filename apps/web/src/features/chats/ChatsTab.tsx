@@ -5,11 +5,13 @@ import { visibleTabs } from '@numa/contract';
 import { Loading } from '../../components/Spinner';
 import { brand } from '../../lib/config';
 import { useUi } from '../../stores/ui';
-import { useVirtualPhones } from './api';
+import { useOwnNumbers } from '../../shared/api/account';
+import { useOffline } from '../../lib/online';
 import { ChatList } from './components/ChatList';
 import { ChatModals } from './components/ChatModals';
 import { ComposeIcon, OfflineIcon } from './components/icons';
-import { Conversation, NewChat } from './components/panes';
+import { Conversation, NewChat, SearchResults } from './components/panes';
+import { SearchBox } from './components/SearchBox';
 import { ProfileHeader } from './components/ProfileHeader';
 import { useChatService, useChatStatus } from './state/hooks';
 import { useChatsUi } from './state/ui';
@@ -60,11 +62,13 @@ export default function ChatsTab() {
   const { t } = useTranslation();
   const service = useChatService();
   const status = useChatStatus(service);
-  const phones = useVirtualPhones();
+  const phones = useOwnNumbers();
   const selectedKey = useChatsUi((s) => s.selectedKey);
   const composing = useChatsUi((s) => s.composing);
   const select = useChatsUi((s) => s.select);
   const startNewChat = useChatsUi((s) => s.startNewChat);
+  const search = useChatsUi((s) => s.search);
+  const offline = useOffline();
   const ownNumbers = useMemo(() => phones.data?.virtualPhones ?? [], [phones.data]);
 
   // a reconnect while another tab was shown left the list to refresh
@@ -86,7 +90,8 @@ export default function ChatsTab() {
 
   return (
     <div className="chats">
-      {(status.connection === 'disconnected' || status.connection === 'closed') && (
+      {/* offline, the shell's banner says it (lib/online.ts): one banner, one announcement */}
+      {!offline && (status.connection === 'disconnected' || status.connection === 'closed') && (
         <div className="banner danger chats-offline" role="status">
           <OfflineIcon />
           <span>{t('chats.banner.disconnected')}</span>
@@ -98,7 +103,12 @@ export default function ChatsTab() {
         <div className="chats-split" data-pane={selectedKey || composing ? 'detail' : 'list'}>
           <aside className="chats-side" aria-label={t('chats.list.label')}>
             <ProfileHeader onNewSms={startNewChat} canCompose={ownNumbers.length > 0} />
-            <ChatList service={service} showOwn={ownNumbers.length > 1} onOpen={open} />
+            <SearchBox />
+            {search ? (
+              <SearchResults q={search} showOwn={ownNumbers.length > 1} />
+            ) : (
+              <ChatList service={service} showOwn={ownNumbers.length > 1} onOpen={open} />
+            )}
           </aside>
           <div className="chats-main">
             {composing ? (

@@ -1,21 +1,12 @@
 import type { ComponentType } from 'react';
 import type { ChosenPerson } from './logic/number';
-import * as contacts from '../contacts/chatSeams';
 
 /*
- * Seams for the contacts area (kept small on purpose). The contacts developer replaces these defaults
- * with the address book's lookups and components; nothing else in the chats area needs to change.
+ * What other areas plug into the chats (kept small on purpose): contact names, the new-chat form's
+ * contact picker and actions about an unsaved partner. The chats area imports no other area: the
+ * shell plugs the contacts area in (app/chats.ts, `extendChats`) before the chats render or start
+ * their service. Until then, and in tests, names are numbers and the slots are empty.
  */
-
-/** The contact name of a full number (chat rows, headers), or null to show the number. A React hook. */
-export function useContactName(fullNumber: string): string | null {
-  return contacts.useContactName(fullNumber);
-}
-
-/** The same lookup outside React (desktop notifications). */
-export function lookupContactName(fullNumber: string): string | null {
-  return contacts.lookupContactName(fullNumber);
-}
 
 export interface ContactPickerProps {
   /** Chooses a contact's number as the new chat's To. */
@@ -26,7 +17,12 @@ export interface ContactPickerProps {
 export interface ChatPartnerProps {
   person: ChosenPerson;
 }
-export interface ChatSlots {
+
+export interface ChatExtensions {
+  /** The contact name of a full number (chat rows, headers), or null to show the number. A React hook. */
+  useContactName(fullNumber: string): string | null;
+  /** The same lookup outside React (desktop notifications). */
+  lookupContactName(fullNumber: string): string | null;
   /** The new-chat form's contact picker (spec 000 §2), shown next to the To field when set. */
   ContactPicker: ComponentType<ContactPickerProps> | null;
   /**
@@ -35,7 +31,35 @@ export interface ChatSlots {
    */
   ChatPartnerActions: ComponentType<ChatPartnerProps> | null;
 }
-export const chatSlots: ChatSlots = {
-  ContactPicker: contacts.ContactPickerSlot,
-  ChatPartnerActions: contacts.ChatPartnerActionsSlot,
+
+const plugged: ChatExtensions = {
+  useContactName: () => null,
+  lookupContactName: () => null,
+  ContactPicker: null,
+  ChatPartnerActions: null,
+};
+
+/** Plugs extensions in; called once by the shell, before the chats first render. */
+export function extendChats(extensions: Partial<ChatExtensions>) {
+  Object.assign(plugged, extensions);
+}
+
+/** The contact name of a full number, or null to show the number. A React hook. */
+export function useContactName(fullNumber: string): string | null {
+  return plugged.useContactName(fullNumber);
+}
+
+/** The same lookup outside React (desktop notifications). */
+export function lookupContactName(fullNumber: string): string | null {
+  return plugged.lookupContactName(fullNumber);
+}
+
+/** The slots' components as plugged in (null: nothing shows). */
+export const chatSlots: Pick<ChatExtensions, 'ContactPicker' | 'ChatPartnerActions'> = {
+  get ContactPicker() {
+    return plugged.ContactPicker;
+  },
+  get ChatPartnerActions() {
+    return plugged.ChatPartnerActions;
+  },
 };

@@ -6,7 +6,7 @@ import { SelectField } from '../../components/SelectField';
 import { Loading, LoadFailed } from '../../components/Spinner';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { useCodeCatalogue, useCodeFee, usePhoneList } from './api';
+import { useCodeCatalogue, useCodeFee, usePhoneList } from './api/codes';
 import { forgetCodeIntent, peekCodeIntent } from './intent';
 
 /** The sentinel option standing for a fresh number (spec 001 §4). */

@@ -1,16 +1,16 @@
 import { useState } from 'react';
 import { Button, Tab, TabList, Tabs } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type VerificationHistoryEntry } from '@numa/contract';
-import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { type VerificationHistoryEntry } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Loading, LoadFailed } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { accountKeys } from '../account/api';
-import { handleProfileRequired } from '../billing/store';
-import { lastMonths } from './api';
+import { refreshBalance } from '../../shared/api/account';
+import { handleProfileRequired } from '../../shared/dialogs/billingProfile';
+import { lastMonths, useCodeHistory } from './api/codes';
+import { rekeepCodeNumber } from './api/keep';
 import './codes.css';
 
 const typeKey: Record<number, string> = {
@@ -29,30 +29,15 @@ export default function HistoryPanel() {
   const months = lastMonths(6);
   const [ym, setYm] = useState(months[0]!);
   const [result, setResult] = useState<string | null>(null);
-  const queryClient = useQueryClient();
   const showError = useUi((s) => s.showError);
-  const history = useInfiniteQuery({
-    queryKey: ['codes', 'history', ym],
-    queryFn: ({ pageParam }) =>
-      call(endpoints.getSubCodeNumberList, {
-        ym,
-        pageSize: constants.pageSize.subscribedNumbers,
-        ...(pageParam ? { nextPage: pageParam } : {}),
-      }),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextPage,
-  });
+  const history = useCodeHistory(ym);
   const rows = history.data?.pages.flatMap((p) => p.list) ?? [];
 
   const resubscribe = async (e: VerificationHistoryEntry) => {
     try {
-      const res = await call(
-        endpoints.reSubVerificationCodePhone,
-        { historyId: e.historyId, date: e.date },
-        { silent: true },
-      );
+      const res = await rekeepCodeNumber(e);
       setResult(res.subHint);
-      void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+      void refreshBalance();
     } catch (err) {
       if (!isApiError(err)) throw err;
       if (err.retcode === 400001) showError({ kind: 'insufficient', message: err.retmsg });

@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints, type VerificationNumber } from '@numa/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { type VerificationNumber } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Loading, LoadFailed } from '../../components/Spinner';
-import { call } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { useAccountNumbers } from './api';
+import { refreshCodes, useAccountNumbers } from './api/codes';
+import { releaseCodeNumber } from './api/keep';
 import { SubscribeButton } from './Subscribe';
 import './codes.css';
 
@@ -21,9 +20,8 @@ export default function NumbersPanel() {
   const { t } = useTranslation();
   const numbers = useAccountNumbers('');
   const navigate = useUi((s) => s.navigate);
-  const queryClient = useQueryClient();
   const [unsub, setUnsub] = useState<VerificationNumber | null>(null);
-  const reload = () => void queryClient.invalidateQueries({ queryKey: ['codes'] });
+  const reload = () => void refreshCodes();
 
   return (
     <section className="panel" aria-labelledby="codes-numbers-title">
@@ -85,8 +83,7 @@ export default function NumbersPanel() {
             <Button
               className="button danger"
               onPress={async () => {
-                if (unsub)
-                  await call(endpoints.unSubVerificationCodePhone, { app: unsub.app, number: unsub.phone });
+                if (unsub) await releaseCodeNumber(unsub.app, unsub.phone);
                 setUnsub(null);
                 reload();
               }}

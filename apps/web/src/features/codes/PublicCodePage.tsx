@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Loading, LoadFailed } from '../../components/Spinner';
-import { call } from '../../lib/api';
 import { brand } from '../../lib/config';
-import { LanguageSwitch } from '../../app/LanguageSwitch';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
+import { useAnonymousNumbers, usePublicCatalogue } from './api/codes';
 import { saveCodeIntent } from './intent';
 import './codes.css';
 
@@ -29,13 +27,8 @@ export function PublicCodePage({
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const name = brand.name[lang];
   const [ask, setAsk] = useState<string | null>(null);
-  const catalogue = useQuery({ queryKey: ['appList', lang], queryFn: () => call(endpoints.getAppList, {}) });
-  const numbers = useQuery({
-    queryKey: ['codes', 'anonymous', app, country],
-    queryFn: () =>
-      call(endpoints.getVerificationCodePhoneListAnonymous, { app, code: country }, { silent: true }),
-    retry: false,
-  });
+  const catalogue = usePublicCatalogue(lang);
+  const numbers = useAnonymousNumbers(app, country);
   const appName = catalogue.data?.appList.find((a) => a.app === app)?.name ?? app;
   const countryName = catalogue.data?.countrys.find((c) => c.code === country)?.name ?? country;
   const free = (numbers.data?.numbers ?? []).filter((n) => n.canGetNumber);

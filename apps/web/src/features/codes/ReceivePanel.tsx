@@ -10,7 +10,7 @@ import { copyText } from '../../lib/clipboard';
 import type { Receiving, TipState } from './useReceive';
 
 const mmss = (polls: number) => {
-  const s = (polls * constants.codePollIntervalMs) / 1000;
+  const s = (polls * constants.codes.pollIntervalMs) / 1000;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 };
 

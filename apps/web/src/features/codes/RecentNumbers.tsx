@@ -12,14 +12,14 @@ import {
   SelectValue,
 } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type SmsItem, type VerificationNumber } from '@numa/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { constants, type SmsItem, type VerificationNumber } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Loading, LoadFailed } from '../../components/Spinner';
-import { call } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { lastMonths, useAccountApps, useAccountNumbers } from './api';
+import { lastMonths, refreshCodes, useAccountApps, useAccountNumbers } from './api/codes';
+import { releaseCodeNumber } from './api/keep';
+import { fetchCodeSmsPage } from './api/receive';
 import { SubscribeButton } from './Subscribe';
 
 /** How far 'see more' steps back (the verification history's six months). */
@@ -46,7 +46,7 @@ function SmsHistory({ n }: { n: VerificationNumber }) {
       let list = got;
       const want = got.length + constants.pageSize.codeSms;
       while (list.length < want && month < months.length) {
-        const res = await call(endpoints.getCodeSmsList, {
+        const res = await fetchCodeSmsPage({
           app: n.app,
           number: n.phone,
           ym: months[month]!,
@@ -122,7 +122,6 @@ export function RecentNumbers(p: {
   const [agreed, setAgreed] = useState(false);
   const [unsub, setUnsub] = useState(false);
   const showAlert = useUi((s) => s.showAlert);
-  const queryClient = useQueryClient();
   const list = numbers.data?.numbers ?? [];
   const chosen = list.find((n) => n.phone === phone) ?? list[0] ?? null;
 
@@ -142,9 +141,9 @@ export function RecentNumbers(p: {
   };
   const unsubscribe = async () => {
     if (!chosen) return;
-    await call(endpoints.unSubVerificationCodePhone, { app: chosen.app, number: chosen.phone });
+    await releaseCodeNumber(chosen.app, chosen.phone);
     setUnsub(false);
-    void queryClient.invalidateQueries({ queryKey: ['codes'] });
+    void refreshCodes();
   };
 
   return (

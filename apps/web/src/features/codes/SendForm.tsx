@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Button, Form, Input, Label, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type LockedPhone } from '@numa/contract';
-import { useQueryClient } from '@tanstack/react-query';
+import { constants, type LockedPhone } from '@numa/contract';
 import { SelectField } from '../../components/SelectField';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { useUi } from '../../stores/ui';
-import { accountKeys } from '../account/api';
+import { refreshBalance } from '../../shared/api/account';
+import { sendFromCodeNumber } from './api/receive';
 
 /**
  * The new-code page's send side (spec 001 §2 step 2, §5): a text from the locked number to a
@@ -22,7 +22,6 @@ export function SendForm({ lock, onSent }: { lock: LockedPhone; onSent: () => vo
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
   const showError = useUi((s) => s.showError);
-  const queryClient = useQueryClient();
   const digits = to.replace(/\D/g, '');
   const ready = digits.length >= 4 && text.trim().length > 0 && !busy;
 
@@ -32,15 +31,11 @@ export function SendForm({ lock, onSent }: { lock: LockedPhone; onSent: () => vo
     setResult(null);
     const recipient = `${cc}${digits}`.replace(/\+/g, '');
     try {
-      await call(
-        endpoints.sendCodeSms,
-        { from: lock.phone, to: recipient, app: lock.app, text: text.trim() },
-        { silent: true },
-      );
+      await sendFromCodeNumber({ from: lock.phone, to: recipient, app: lock.app, text: text.trim() });
       setResult({ ok: true, message: t('codes.sent', { to: `+${recipient}` }) });
       setText('');
       onSent();
-      void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+      void refreshBalance();
     } catch (e) {
       if (!isApiError(e)) throw e;
       if (e.retcode === 400001) showError({ kind: 'insufficient', message: e.retmsg });

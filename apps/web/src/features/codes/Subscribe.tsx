@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
-import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from '../../components/Dialog';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { accountKeys } from '../account/api';
-import { handleProfileRequired } from '../billing/store';
+import { refreshBalance } from '../../shared/api/account';
+import { handleProfileRequired } from '../../shared/dialogs/billingProfile';
+import { refreshCodes } from './api/codes';
+import { keepCodeNumber } from './api/keep';
 
 /**
  * Subscribe to keep a verification number (spec 001 §2 dialogs): a confirmation naming the monthly
@@ -36,19 +36,14 @@ export function SubscribeButton(p: {
   const [busy, setBusy] = useState(false);
   const showError = useUi((s) => s.showError);
   const showAlert = useUi((s) => s.showAlert);
-  const queryClient = useQueryClient();
   const subscribe = async () => {
     setBusy(true);
     try {
-      const res = await call(
-        endpoints.subVerificationCodePhone,
-        { app: p.app, number: p.number },
-        { silent: true },
-      );
+      const res = await keepCodeNumber(p.app, p.number);
       setConfirm(false);
       setThanks(res.subHint);
-      void queryClient.invalidateQueries({ queryKey: ['codes'] });
-      void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+      void refreshCodes();
+      void refreshBalance();
     } catch (e) {
       setConfirm(false);
       if (!isApiError(e)) throw e;

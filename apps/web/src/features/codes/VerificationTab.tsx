@@ -1,20 +1,19 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button, Link, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { useQueryClient } from '@tanstack/react-query';
 import { Dialog } from '../../components/Dialog';
 import { isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { useBalance } from '../account/api';
-import { AdBanner } from '../ads/AdBanner';
-import { handleProfileRequired } from '../billing/store';
+import { useBalance } from '../../shared/api/account';
+import { AdBanner } from '../../shared/ads/AdBanner';
+import { handleProfileRequired } from '../../shared/dialogs/billingProfile';
 import { GetNumber } from './GetNumber';
 import { ReceivePanel } from './ReceivePanel';
 import { RecentNumbers } from './RecentNumbers';
 import { useReceive } from './useReceive';
-import { useCodeCatalogue } from './api';
+import { refreshCodes, useCodeCatalogue } from './api/codes';
 import { Loading } from '../../components/Spinner';
 
 const NumbersPanel = lazy(() => import('./NumbersPanel'));
@@ -64,7 +63,6 @@ export default function VerificationTab() {
   const catalogue = useCodeCatalogue();
   const showAlert = useUi((s) => s.showAlert);
   const showError = useUi((s) => s.showError);
-  const queryClient = useQueryClient();
   const [noNumber, setNoNumber] = useState(false);
   const [runningDialog, setRunningDialog] = useState(false);
   const [view, setView] = useState<'new' | 'numbers' | 'history'>('new');
@@ -165,7 +163,7 @@ export default function VerificationTab() {
             busy={receive.locking}
             onTryAnother={() => void start({ app: receive.state!.lock.app, code: receive.state!.country })}
             onDone={() => {
-              void receive.done().then(() => queryClient.invalidateQueries({ queryKey: ['codes'] }));
+              void receive.done().then(() => refreshCodes());
             }}
           />
         )}

@@ -3,7 +3,6 @@ import { io, type Socket } from 'socket.io-client';
 import {
   CodeSmsEvent,
   constants,
-  endpoints,
   socketEvents,
   socketPath,
   type ClientToServerEvents,
@@ -11,11 +10,11 @@ import {
   type ServerToClientEvents,
   type SmsItem,
 } from '@numa/contract';
-import { useQueryClient } from '@tanstack/react-query';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { currentLanguageCode } from '../../lib/i18n';
 import { useSession } from '../../stores/session';
-import { accountKeys } from '../account/api';
+import { refreshBalance } from '../../shared/api/account';
+import { lockCodeNumber, pollCodeSms } from './api/receive';
 
 /** The tip banner (spec 001 §4): hint → copied (number) → waiting → received → copied (code). */
 export type TipState = 'hint' | 'numberCopied' | 'waiting' | 'received' | 'codeCopied';
@@ -49,7 +48,6 @@ export function useReceive() {
   const timer = useRef<number | undefined>(undefined);
   const socket = useRef<Socket<ServerToClientEvents, ClientToServerEvents> | null>(null);
   const current = useRef<Receiving | null>(null);
-  const queryClient = useQueryClient();
   const token = useSession((s) => s.token);
 
   const update = useCallback((fn: (r: Receiving) => Receiving) => {
@@ -74,12 +72,12 @@ export function useReceive() {
         const sms = merge(r.sms, list);
         if (sms.length > r.sms.length) {
           setTip('received');
-          void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+          void refreshBalance();
         }
         return { ...r, sms };
       });
     },
-    [update, queryClient],
+    [update],
   );
 
   const poll = useCallback(async () => {
@@ -88,11 +86,7 @@ export function useReceive() {
     const count = Math.max(0, r.counter - 1);
     update((x) => ({ ...x, counter: count, ended: count === 0 }));
     try {
-      const res = await call(
-        endpoints.getVerificationCodeSmsList,
-        { app: r.lock.app, number: r.lock.phone, count },
-        { silent: true },
-      );
+      const res = await pollCodeSms(r.lock.app, r.lock.phone, count);
       gotSms(res.smsList);
     } catch (e) {
       if (isApiError(e) && e.retcode === 100008) update((x) => ({ ...x, ended: true }));
@@ -103,11 +97,11 @@ export function useReceive() {
   const begin = useCallback(
     (lock: LockedPhone, country: string) => {
       stopTimers();
-      const r: Receiving = { lock, country, counter: constants.codePollCounter, sms: [], ended: false };
+      const r: Receiving = { lock, country, counter: constants.codes.pollCounter, sms: [], ended: false };
       current.current = r;
       setState(r);
       setTip('hint');
-      timer.current = window.setInterval(() => void poll(), constants.codePollIntervalMs);
+      timer.current = window.setInterval(() => void poll(), constants.codes.pollIntervalMs);
       if (token) {
         const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(window.location.origin, {
           path: socketPath,
@@ -133,17 +127,13 @@ export function useReceive() {
       const prev = current.current;
       setLocking(true);
       try {
-        const locked = await call(
-          endpoints.lockVerificationCodePhone,
-          {
-            app: p.app,
-            code: p.code,
-            numberType: p.numberType ?? 1,
-            ...(p.number ? { number: p.number } : {}),
-            ...(prev && !prev.ended ? { lastApp: prev.lock.app, lastNumber: prev.lock.phone } : {}),
-          },
-          { silent: true },
-        );
+        const locked = await lockCodeNumber({
+          app: p.app,
+          code: p.code,
+          numberType: p.numberType ?? 1,
+          ...(p.number ? { number: p.number } : {}),
+          ...(prev && !prev.ended ? { lastApp: prev.lock.app, lastNumber: prev.lock.phone } : {}),
+        });
         begin(locked, p.code);
         return locked;
       } finally {
@@ -161,11 +151,7 @@ export function useReceive() {
     setState(null);
     setTip('hint');
     if (r && !r.ended) {
-      await call(
-        endpoints.getVerificationCodeSmsList,
-        { app: r.lock.app, number: r.lock.phone, count: 0 },
-        { silent: true },
-      ).catch(() => {});
+      await pollCodeSms(r.lock.app, r.lock.phone, 0).catch(() => {});
     }
   }, [stopTimers]);
 

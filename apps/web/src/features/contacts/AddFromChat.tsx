@@ -3,7 +3,7 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { ContactEditDialog } from './ContactDialogs';
 import { useDefaultTelCode } from './useDefaultTelCode';
-import type { ChatPerson } from './chatSeams';
+import type { ChatPerson } from './chatPerson';
 import './contacts.css';
 
 /** "Add contact" for a chat partner not in the address book: the add modal with the number filled in. */

@@ -7,7 +7,7 @@ import { BackButton } from '../../components/BackButton';
 import { Spinner } from '../../components/Spinner';
 import { isApiError } from '../../lib/api';
 import { useUi } from '../../stores/ui';
-import { useDeleteContacts, useSaveContact } from './api';
+import { useDeleteContacts, useSaveContact } from './api/addressBook';
 import { ContactFormFields } from './ContactFormFields';
 import {
   emptyForm,

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { MenuButton } from '../../components/MenuButton';
 import { Loading } from '../../components/Spinner';
 import { useUi } from '../../stores/ui';
-import { useAddressBook } from './api';
+import { useAddressBook } from './api/addressBook';
 import { ContactEditDialog, ContactPanel, DeleteContactsDialog } from './lazyDialogs';
 import { ContactList } from './ContactList';
 import { ImportSteps } from './ImportSteps';

@@ -1,7 +1,7 @@
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { brand } from '../../lib/config';
-import { AppDownloadButton } from '../front/AppDownload';
+import { AppDownloadButton } from '../../components/AppDownload';
 
 /**
  * The empty address book (spec 000 §2): three steps to import the phone's contacts through the app's

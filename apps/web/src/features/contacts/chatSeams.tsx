@@ -1,26 +1,20 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import {
   useAddressBook,
   useContactIndex,
   lookupContactName as lookup,
   useContactName as useName,
-} from './api';
+} from './api/addressBook';
+import { lazyScreen } from '../../components/lazy';
+import type { ChatPerson } from './chatPerson';
 import { isUnsavedPartner } from './names';
 
 /*
- * What the chats area plugs in (features/chats/extensions.ts): contact names for chat rows, headers
- * and notifications, the new-chat form's contact picker and "Add contact" for an unsaved partner.
- * The components load with the contacts code when first shown.
+ * What the contacts area offers the chats (the shell plugs it into features/chats/extensions.ts, in
+ * app/chats.ts): contact names for chat rows, headers and notifications, the new-chat form's contact
+ * picker and "Add contact" for an unsaved partner. The components load with the contacts code when
+ * first shown.
  */
-
-/** A person as the chats area chooses one (spec 000 §3 Chosen person). */
-export interface ChatPerson {
-  name: string;
-  /** Full number: country code and national number, digits. */
-  phone: string;
-  telCode: string;
-  shortPhone: string;
-}
 
 /** The contact name of a full number, or null to show the number. */
 export function useContactName(fullNumber: string): string | null {
@@ -32,8 +26,8 @@ export function lookupContactName(fullNumber: string): string | null {
   return lookup(fullNumber) || null;
 }
 
-const Picker = lazy(() => import('./ContactPicker'));
-const AddFromChat = lazy(() => import('./AddFromChat'));
+const Picker = lazyScreen(() => import('./ContactPicker'));
+const AddFromChat = lazyScreen(() => import('./AddFromChat'));
 
 /** The new-chat form's contact picker (spec 000 §2). */
 export function ContactPickerSlot(props: { onPick(person: ChatPerson): void; isDisabled?: boolean }) {

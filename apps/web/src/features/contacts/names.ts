@@ -1,5 +1,3 @@
-import type { ContactView } from './logic';
-
 /* Contact names for the chats (no pinyin dictionary here: the chats load this eagerly). */
 
 /** Digits of a full number. */
@@ -7,7 +5,7 @@ const digitsOf = (v: string) => v.replace(/\D/g, '');
 
 /** A lookup from full numbers to contact names, for chats. */
 export function buildNameIndex(
-  list: readonly Pick<ContactView, 'name' | 'phoneList'>[],
+  list: readonly { name: string; phoneList: readonly { phone: string }[] }[],
 ): Map<string, string> {
   const index = new Map<string, string>();
   // sorted input: the first contact (A–Z order) holding a number names it

@@ -1,4 +1,7 @@
-import { constants, parsePhone } from '@numa/contract';
+import { constants } from '@numa/contract';
+import { formatPhone } from '../../lib/phone';
+
+export { formatPhone };
 
 /* Phone helpers of the address book, without the pinyin dictionary (the profile and chats use them). */
 
@@ -16,20 +19,4 @@ export function avatarColour(phone: string | undefined): number {
 export function initialOf(name: string): string {
   const first = Array.from(name.trim())[0];
   return first ? first.toUpperCase() : '#';
-}
-
-const formatCache = new Map<string, string>();
-/** A full number for display ('+1 415 555 0100'); numbers libphonenumber cannot read keep '+code rest'. */
-export function formatPhone(phone: string, telCode: string): string {
-  const key = `${telCode}|${phone}`;
-  const hit = formatCache.get(key);
-  if (hit) return hit;
-  const parsed = parsePhone(phone);
-  const text =
-    parsed && parsed.countryCallingCode === telCode && parsed.isPossible()
-      ? parsed.formatInternational()
-      : `+${telCode} ${phone.startsWith(telCode) ? phone.slice(telCode.length) : phone}`;
-  if (formatCache.size > 50_000) formatCache.clear();
-  formatCache.set(key, text);
-  return text;
 }

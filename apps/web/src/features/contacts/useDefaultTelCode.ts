@@ -1,4 +1,4 @@
-import { useAccountInfo } from '../account/api';
+import { useAccountInfo } from '../../shared/api/account';
 
 /** The country code a new phone row starts with: the account's own, else by the browser's language. */
 export function useDefaultTelCode(): string {

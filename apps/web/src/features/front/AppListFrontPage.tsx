@@ -1,14 +1,12 @@
 import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Button, Input, Label, Radio, RadioGroup, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
 import { SelectField } from '../../components/SelectField';
 import { Loading, LoadFailed } from '../../components/Spinner';
-import { call } from '../../lib/api';
 import { brand, codesPublicPage } from '../../lib/config';
-import { LanguageSwitch } from '../../app/LanguageSwitch';
-import { AppDownloadButton } from './AppDownload';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
+import { AppDownloadButton } from '../../components/AppDownload';
+import { useAppCatalogue } from './api/apps';
 
 /**
  * The verification-code brand's front page (spec 000 §2, §6): anonymous visitors browse the apps
@@ -19,7 +17,7 @@ export function AppListFrontPage({ onLogin }: { onLogin: () => void }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language === 'zh' ? 'zh' : 'en';
   const name = brand.name[lang];
-  const catalogue = useQuery({ queryKey: ['appList', lang], queryFn: () => call(endpoints.getAppList, {}) });
+  const catalogue = useAppCatalogue(lang);
   const [search, setSearch] = useState('');
   const [app, setApp] = useState<string | null>(null);
   const [country, setCountry] = useState<string | null>(null);

@@ -1,8 +1,8 @@
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { brand } from '../../lib/config';
-import { LanguageSwitch } from '../../app/LanguageSwitch';
-import { AppDownloadButton } from './AppDownload';
+import { LanguageSwitch } from '../../components/LanguageSwitch';
+import { AppDownloadButton } from '../../components/AppDownload';
 import { ChatIcon, HashIcon, ShieldIcon } from '../../components/icons';
 
 /** The front page anonymous visitors see (spec 000 §2): what the brand offers, and the way in. */
@@ -10,9 +10,24 @@ export function FrontPage({ onLogin }: { onLogin: () => void }) {
   const { t, i18n } = useTranslation();
   const name = brand.name[i18n.language === 'zh' ? 'zh' : 'en'];
   const features = [
-    { icon: <HashIcon />, title: t('front.featureNumbersTitle'), text: t('front.featureNumbersText'), show: !brand.hiddenTabs.includes('numbers') },
-    { icon: <ChatIcon />, title: t('front.featureChatsTitle'), text: t('front.featureChatsText'), show: !brand.hiddenTabs.includes('chats') },
-    { icon: <ShieldIcon />, title: t('front.featureCodesTitle'), text: t('front.featureCodesText'), show: !brand.hiddenTabs.includes('verification') },
+    {
+      icon: <HashIcon />,
+      title: t('front.featureNumbersTitle'),
+      text: t('front.featureNumbersText'),
+      show: !brand.hiddenTabs.includes('numbers'),
+    },
+    {
+      icon: <ChatIcon />,
+      title: t('front.featureChatsTitle'),
+      text: t('front.featureChatsText'),
+      show: !brand.hiddenTabs.includes('chats'),
+    },
+    {
+      icon: <ShieldIcon />,
+      title: t('front.featureCodesTitle'),
+      text: t('front.featureCodesText'),
+      show: !brand.hiddenTabs.includes('verification'),
+    },
   ].filter((f) => f.show);
   return (
     <div className="front-page">

@@ -1,19 +1,14 @@
 import { useRef, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, type BillItem } from '@numa/contract';
+import { billTypeName, constants, type BillItem } from '@numa/contract';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
 import { currentLanguageCode } from '../../lib/i18n';
 import { money } from '../../lib/money';
 import { useSession } from '../../stores/session';
-import { dateTime, nearBottom, useBillList } from './api';
-import { MonthTabs, recentMonths } from './MonthTabs';
+import { dateTime, nearBottom, useBillList } from './api/history';
+import { MonthTabs, recentMonths } from '../../components/MonthTabs';
 import './history.css';
-
-const typeNames = Object.fromEntries(Object.entries(constants.billTypes).map(([k, v]) => [v, k])) as Record<
-  number,
-  string
->;
 
 /** Bill history (spec 001 §2): every balance change of the month, endless scroll (10 px, 1 s debounce), CSV download. */
 export default function BillHistoryPanel() {
@@ -30,7 +25,7 @@ export default function BillHistoryPanel() {
 }
 
 function BillMonth({ ym }: { ym: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const bills = useBillList(ym);
   const lastLoad = useRef(0);
   const [downloading, setDownloading] = useState(false);
@@ -84,19 +79,7 @@ function BillMonth({ ym }: { ym: string }) {
       ) : (
         <ul className="history-scroll bill-list" aria-label={t('history.billTitle')} onScroll={onScroll}>
           {rows.map((b) => (
-            <li key={b._id} className="history-row bill-row">
-              <span className="history-main">
-                {t(`history.billTypes.${typeNames[b.type] ?? 'adjustment'}`)}
-                <span className="muted history-detail">{billDetail(b, t)}</span>
-              </span>
-              <span className="history-date muted">{dateTime(b.date, i18n.language)}</span>
-              <span className={`history-amount ${b.charge < 0 ? 'negative' : 'positive'}`}>
-                {b.charge > 0 ? `+${money(b.charge)}` : money(b.charge)}
-              </span>
-              <span className="history-after muted">
-                {t('history.after', { amount: money(b.afterBalance) })}
-              </span>
-            </li>
+            <BillRow key={b._id} bill={b} />
           ))}
           {bills.isFetchingNextPage && (
             <li className="history-more">
@@ -106,6 +89,29 @@ function BillMonth({ ym }: { ym: string }) {
         </ul>
       )}
     </>
+  );
+}
+
+/**
+ * One bill: its type in the app's language (the top-up's refund, chargeback and their reversals
+ * included), what it is about, the signed charge and the balance after it (negatives with a minus).
+ */
+export function BillRow({ bill: b }: { bill: BillItem }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <li className="history-row bill-row">
+      <span className="history-main">
+        {t(`history.billTypes.${billTypeName(b.type) ?? 'adjustment'}`)}
+        <span className="muted history-detail">{billDetail(b, t)}</span>
+      </span>
+      <span className="history-date muted">{dateTime(b.date, i18n.language)}</span>
+      <span className={`history-amount ${b.charge < 0 ? 'negative' : 'positive'}`}>
+        {b.charge > 0 ? `+${money(b.charge)}` : money(b.charge)}
+      </span>
+      <span className={`history-after muted${b.afterBalance < 0 ? ' negative' : ''}`}>
+        {t('history.after', { amount: money(b.afterBalance) })}
+      </span>
+    </li>
   );
 }
 

@@ -1,13 +1,11 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints } from '@numa/contract';
 import { LoadFailed, Loading } from '../../components/Spinner';
-import { call } from '../../lib/api';
 import { money } from '../../lib/money';
-import { formatFullNumber } from '../chats/logic/number';
-import { MonthTabs, recentMonths } from './MonthTabs';
-import '../numbers/numbers.css';
+import { formatFullNumber } from '../../lib/phone';
+import { MonthTabs, recentMonths } from '../../components/MonthTabs';
+import '../../components/panelTable.css';
+import { useCallList } from './api/history';
 import './history.css';
 
 /**
@@ -18,15 +16,7 @@ import './history.css';
 export default function CallHistoryPanel() {
   const { t } = useTranslation();
   const [month, setMonth] = useState(() => recentMonths()[0]!);
-  const calls = useQuery({
-    queryKey: ['history', 'calls', month],
-    queryFn: () =>
-      call(
-        endpoints.getCallList,
-        { date: month, pageNo: 1, pageSize: constants.pageSize.call },
-        { silent: true },
-      ),
-  });
+  const calls = useCallList(month);
   return (
     <section className="numbers-panel" aria-labelledby="call-history-title">
       <h2 id="call-history-title">{t('numbers.calls.title')}</h2>

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
-import { constants } from '@numa/contract';
+import { constants, type PaymentHistoryItem } from '@numa/contract';
 import { LoadFailed, Loading } from '../../components/Spinner';
 import { money } from '../../lib/money';
-import { dateTime, usePaymentList } from './api';
-import { MonthTabs, recentMonths } from './MonthTabs';
+import { dateTime, usePaymentList } from './api/history';
+import { MonthTabs, recentMonths } from '../../components/MonthTabs';
 import './history.css';
 
 const rowHeight = 56;
@@ -25,7 +25,7 @@ export default function PaymentHistoryPanel() {
 }
 
 function PaymentMonth({ ym }: { ym: string }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const list = usePaymentList(ym);
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = list.data?.paymentList ?? [];
@@ -63,23 +63,48 @@ function PaymentMonth({ ym }: { ym: string }) {
                     transform: `translateY(${v.start}px)`,
                   }}
                 >
-                  <span className="history-main">{t(`history.methods.${p.method}`)}</span>
-                  <span className="history-date muted">{dateTime(p.date, i18n.language)}</span>
-                  <span className="history-amount">
-                    {money(p.amount, constants.paymentHistoryDecimals)}
-                    {p.gifts > 0 && (
-                      <span className="muted">
-                        {' '}
-                        {t('history.gift', { amount: money(p.gifts, constants.paymentHistoryDecimals) })}
-                      </span>
-                    )}
-                  </span>
+                  <PaymentRow payment={p} />
                 </div>
               );
             })}
           </div>
         </div>
       )}
+    </>
+  );
+}
+
+/**
+ * One top-up: its method, date, amount (2 decimals) and gift, and how it stands when money went back
+ * (issue 18): refunded in full or in part, or disputed (open, won, lost).
+ */
+export function PaymentRow({ payment: p }: { payment: PaymentHistoryItem }) {
+  const { t, i18n } = useTranslation();
+  const d = constants.paymentHistoryDecimals;
+  const returned =
+    p.refunded !== undefined
+      ? p.refunded >= p.amount
+        ? t('history.refunded')
+        : t('history.partlyRefunded', { amount: money(p.refunded, d) })
+      : null;
+  return (
+    <>
+      <span className="history-main">
+        <span>
+          {t(`history.methods.${p.method}`)}
+          {(returned || p.dispute) && (
+            <span className="history-returned">
+              {' · '}
+              {[returned, p.dispute ? t(`history.dispute.${p.dispute}`) : null].filter(Boolean).join(' · ')}
+            </span>
+          )}
+        </span>
+      </span>
+      <span className="history-date muted">{dateTime(p.date, i18n.language)}</span>
+      <span className="history-amount">
+        {money(p.amount, d)}
+        {p.gifts > 0 && <span className="muted"> {t('history.gift', { amount: money(p.gifts, d) })}</span>}
+      </span>
     </>
   );
 }

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
 import { money } from '../../lib/money';
-import { dateTime, nearBottom, useSmsList } from './api';
-import { MonthTabs, recentMonths } from './MonthTabs';
+import { dateTime, nearBottom, useSmsList } from './api/history';
+import { MonthTabs, recentMonths } from '../../components/MonthTabs';
 import './history.css';
 
 /** SMS history (spec 001 §2): the month's texts with their charges, 200 a page, loading more at 20 px. */

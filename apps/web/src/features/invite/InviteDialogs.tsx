@@ -5,9 +5,9 @@ import { Dialog } from '../../components/Dialog';
 import { bonusMoney } from '../../lib/money';
 import { useSession } from '../../stores/session';
 import { useUi } from '../../stores/ui';
-import { openVerify } from '../verify/store';
-import { useInviteDialogs } from './store';
-import '../billing/billing.css';
+import { openVerify } from '../../shared/dialogs/verify';
+import { useInviteDialogs } from '../../shared/dialogs/invite';
+import '../../components/status.css';
 
 /** The unlock-bonus prompt and the redeem congratulation dialog (global). */
 export function InviteDialogs() {

@@ -7,7 +7,7 @@ import { Loading, LoadFailed } from '../../components/Spinner';
 import { copyText } from '../../lib/clipboard';
 import { brand } from '../../lib/config';
 import { useUi } from '../../stores/ui';
-import { referralLink, useInviteInfo } from './api';
+import { referralLink, useInviteInfo } from './api/invite';
 import './invite.css';
 
 const tipIcons = ['★', '♥', '✦'];

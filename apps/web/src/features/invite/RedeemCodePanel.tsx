@@ -1,17 +1,16 @@
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints } from '@numa/contract';
+import { constants } from '@numa/contract';
 import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { bonusMoney } from '../../lib/money';
-import { useAccountInfo } from '../account/api';
-import { refreshAccount } from '../account/profileApi';
-import { openVerify, useVerifyModal } from '../verify/store';
-import { useInviter } from './api';
-import { useInviteDialogs } from './store';
+import { refreshAccount, useAccountInfo } from '../../shared/api/account';
+import { useInviteDialogs } from '../../shared/dialogs/invite';
+import { openVerify, useVerifyModal } from '../../shared/dialogs/verify';
+import { redeemInviteCode, useInviter } from './api/invite';
 import './invite.css';
+import { useOneAtATime } from '../../lib/oneAtATime';
 
 /**
  * Redeem code (spec 001 §2): one input and a button, disabled when the code is empty or the account
@@ -30,8 +29,8 @@ export default function RedeemCodePanel() {
   const hasPhone = !!info.data?.phone;
   // the unlock-bonus prompt opens on the user's action (Redeem without a phone), never by itself when
   // the panel shows (issue 13 §3.6)
-  const redeem = useMutation({
-    mutationFn: (inviteCode: string) => call(endpoints.setInviter, { inviteCode }, { silent: true }),
+  const redeem = useOneAtATime({
+    mutationFn: redeemInviteCode,
     onSuccess: async (res) => {
       showBonus(res.bonus);
       setCode('');

@@ -1,18 +1,18 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, FileTrigger, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type KYCInfo } from '@numa/contract';
+import { constants, type KYCInfo } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
-import { callMultipart, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
-import { queryClient } from '../../lib/query';
-import { profileKeys, useKycInfo } from '../account/profileApi';
-import { UnsavedChangesPrompt } from '../billing/UnsavedChanges';
+import { refreshKyc, refreshProfile, useKycInfo } from '../../shared/api/account';
+import { submitIdentityDocuments } from './api/kyc';
+import { UnsavedChangesPrompt } from '../../components/UnsavedChanges';
 import { checkIdentityFile, compressImage } from './images';
 import { useSession } from '../../stores/session';
-import { useIdentityDialog } from './store';
-import '../billing/billing.css';
+import { useIdentityDialog } from '../../shared/dialogs/identity';
+import '../../components/status.css';
 import './kyc.css';
 
 type SlotName = keyof typeof constants.kycFiles;
@@ -153,11 +153,11 @@ function IdentityForm({ info, onClose }: { info: KYCInfo; onClose: () => void })
       form.append(urlField[name], slot?.kind === 'kept' ? slot.url : '');
     }
     try {
-      await callMultipart(endpoints.updateKYCInfo, form, { silent: true });
+      await submitIdentityDocuments(form);
       setDone(true);
       // the refresh after a submission (spec 000 §4)
-      await queryClient.invalidateQueries({ queryKey: profileKeys.kyc });
-      await queryClient.invalidateQueries({ queryKey: profileKeys.profile });
+      await refreshKyc();
+      await refreshProfile();
     } catch (e) {
       setSubmitError(isApiError(e) ? e.retmsg : t('errors.generic'));
     } finally {

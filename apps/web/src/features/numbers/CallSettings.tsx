@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Switch } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
 import { LoadFailed, Loading } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
+import { queryKeys } from '../../lib/queryKeys';
+import { useOwnNumbers } from '../../shared/api/account';
 import { useUi } from '../../stores/ui';
-import { chatKeys } from '../chats/api';
-import { useMyNumbers } from './api';
+import { setCallHandling } from './api/manage';
 
 /**
  * Settings (spec 001 §2): forward calls to the account phone, or take them as voicemail; each switch
@@ -15,15 +15,14 @@ import { useMyNumbers } from './api';
 export default function CallSettings() {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const mine = useMyNumbers();
+  const mine = useOwnNumbers();
   const showAlert = useUi((s) => s.showAlert);
   const save = useMutation({
-    mutationFn: (p: { which: 'forward' | 'voicemail'; on: boolean }) =>
-      p.which === 'forward'
-        ? call(endpoints.setForward, { forward: p.on ? 1 : 0 }, { silent: true })
-        : call(endpoints.setVoicemail, { voicemail: p.on ? 1 : 0 }, { silent: true }),
+    mutationFn: (p: { which: 'forward' | 'voicemail'; on: boolean }) => setCallHandling(p.which, p.on),
     onSuccess: (r) => {
-      qc.setQueryData(chatKeys.phones, (old: typeof mine.data) => (old ? { ...old, ...r } : old));
+      qc.setQueryData(queryKeys.account.ownNumbers(), (old: typeof mine.data) =>
+        old ? { ...old, ...r } : old,
+      );
     },
     onError: (e) => showAlert(isApiError(e) ? e.retmsg : t('errors.generic')),
   });

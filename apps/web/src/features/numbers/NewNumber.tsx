@@ -1,21 +1,25 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Checkbox, ListBox, ListBoxItem, Radio, RadioGroup, Label } from 'react-aria-components';
 import { Trans, useTranslation } from 'react-i18next';
-import { constants, endpoints, type NumberCountry, type NumberKind, type Plan } from '@numa/contract';
+import { constants, type NumberCountry, type NumberKind, type Plan } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
+import { formatFullNumber } from '../../lib/phone';
+import { queryKeys } from '../../lib/queryKeys';
 import { useUi } from '../../stores/ui';
-import { useBalance } from '../account/api';
-import { AdBanner } from '../ads/AdBanner';
-import { openRecharge } from '../payments/payBack';
-import { handleProfileRequired, isProfileRequired } from '../billing/store';
-import { formatFullNumber } from '../chats/logic/number';
-import { refreshNumbers, useAreas, useFreeNumbers, usePlans } from './api';
+import { useBalance } from '../../shared/api/account';
+import { AdBanner } from '../../shared/ads/AdBanner';
+import { openRecharge } from '../../shared/recharge';
+import { handleProfileRequired, isProfileRequired } from '../../shared/dialogs/billingProfile';
+import { subscribeNumber } from './api/manage';
+import { refreshNumbers, useAreas, useFreeNumbers, usePlans } from './api/numbers';
 import { SelectField } from '../../components/SelectField';
+import { useOneAtATime } from '../../lib/oneAtATime';
+import { forgetDraft, setDraft, useNewNumberDraft } from './draft';
 
 const noProvince = constants.countriesWithoutProvince as readonly string[];
 const noAreaCode = constants.countriesWithoutAreaCode as readonly string[];
@@ -27,21 +31,23 @@ const noAreaCode = constants.countriesWithoutAreaCode as readonly string[];
 export default function NewNumber({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
   const areas = useAreas();
-  const [code, setCode] = useState<NumberCountry | null>(null);
-  const [province, setProvince] = useState<string | null>(null);
-  const [areaCode, setAreaCode] = useState<string | null>(null);
-  const [phone, setPhone] = useState<string | null>(null);
-  const [step, setStep] = useState<1 | 2>(1);
+  // kept across a top-up started here (./draft.ts)
+  const { code, province, areaCode, phone, step } = useNewNumberDraft();
+  const setProvince = (province: string | null) => setDraft({ province });
+  const setAreaCode = (areaCode: string | null) => setDraft({ areaCode });
+  const setPhone = (phone: string | null) => setDraft({ phone });
+  const setStep = (step: 1 | 2) => setDraft({ step });
 
   const country = areas.data?.countries.find((c) => c.code === (code ?? areas.data?.defaultCode));
   const kind = country?.typeList[0];
   const provinces = useMemo(() => kind?.provinces ?? [], [kind]);
   const hideProvince = !!country && noProvince.includes(country.code);
   const hideArea = !!country && noAreaCode.includes(country.code);
-  const provinceName = hideProvince ? (provinces[0]?.name ?? '') : province;
+  // chosen by its code (ISO 3166-2): its name follows the interface language (issue 20)
+  const provinceCode = hideProvince ? (provinces[0]?.code ?? '') : province;
   const areaCodes = useMemo(
-    () => provinces.find((p) => p.name === provinceName)?.areaCodes ?? [],
-    [provinces, provinceName],
+    () => provinces.find((p) => p.code === provinceCode)?.areaCodes ?? [],
+    [provinces, provinceCode],
   );
   const area = hideArea ? undefined : (areaCode ?? undefined);
   const ready = !!country && !!kind && (hideArea || !!area);
@@ -50,21 +56,23 @@ export default function NewNumber({ onDone }: { onDone: () => void }) {
   );
   const numbers = useMemo(() => free.data?.numbers ?? [], [free.data]);
 
-  // a new area selects its first number (spec 001 §4); a failed fetch clears the choice
+  // a new area selects its first number (spec 001 §4), keeping a choice still in the list (back
+  // from Recharge); a failed fetch clears the choice; step 2 keeps its number
   useEffect(() => {
-    setPhone(numbers[0] ?? null);
+    const { phone: kept, step: now } = useNewNumberDraft.getState();
+    if (now === 1 && !(kept && numbers.includes(kept))) setDraft({ phone: numbers[0] ?? null });
   }, [numbers]);
   useEffect(() => {
-    if (free.isError) setPhone(null);
+    if (free.isError && useNewNumberDraft.getState().step === 1) setDraft({ phone: null });
   }, [free.isError]);
   // the first province and area code of a country, so numbers show at once
   useEffect(() => {
     if (!country || hideProvince || province) return;
-    setProvince(provinces[0]?.name ?? null);
+    setDraft({ province: provinces[0]?.code ?? null });
   }, [country, hideProvince, province, provinces]);
   useEffect(() => {
     if (!country || hideArea || areaCode) return;
-    setAreaCode(areaCodes[0] ?? null);
+    setDraft({ areaCode: areaCodes[0] ?? null });
   }, [country, hideArea, areaCode, areaCodes]);
 
   if (areas.isPending) return <Loading label={t('app.loading')} />;
@@ -72,10 +80,14 @@ export default function NewNumber({ onDone }: { onDone: () => void }) {
   if (!country || !kind) return null;
 
   const chooseCountry = (c: string) => {
-    setCode(c as NumberCountry);
-    setProvince(null);
-    setAreaCode(null);
-    setPhone(null);
+    setDraft({
+      code: c as NumberCountry,
+      province: null,
+      areaCode: null,
+      phone: null,
+      group: null,
+      planId: null,
+    });
   };
 
   if (step === 2 && phone)
@@ -106,8 +118,8 @@ export default function NewNumber({ onDone }: { onDone: () => void }) {
           <SelectField
             className="field numbers-select"
             label={t('numbers.new.province')}
-            value={provinceName}
-            options={provinces.map((p) => ({ id: p.name, name: p.name }))}
+            value={provinceCode}
+            options={provinces.map((p) => ({ id: p.code, name: p.name }))}
             onChange={(p) => {
               setProvince(p);
               setAreaCode(null);
@@ -188,22 +200,19 @@ function StepTwo(p: {
   const showAlert = useUi((s) => s.showAlert);
   const list = useMemo(() => plans.data?.planList ?? [], [plans.data]);
   const groups = useMemo(() => [...new Set(list.map((x) => x.planName))], [list]);
-  const [group, setGroup] = useState<string | null>(null);
-  const [planId, setPlanId] = useState<number | null>(null);
-  const [agreed, setAgreed] = useState(false);
+  const { group, planId, agreed } = useNewNumberDraft();
+  const setGroup = (group: string | null) => setDraft({ group });
+  const setPlanId = (planId: number | null) => setDraft({ planId });
+  const setAgreed = (agreed: boolean) => setDraft({ agreed });
   const [confirming, setConfirming] = useState(false);
   const [result, setResult] = useState<string | null>(null);
   const groupName = group ?? groups[0] ?? null;
   const options = list.filter((x) => x.planName === groupName);
   const plan: Plan | undefined = options.find((x) => x.planId === planId) ?? options[0];
 
-  const subscribe = useMutation({
+  const subscribe = useOneAtATime({
     mutationFn: (pl: Plan) =>
-      call(
-        endpoints.subVirtualPhone,
-        { planId: pl.planId, telCode: p.telCode, phone: p.phone, code: p.code, type: p.type },
-        { silent: true },
-      ),
+      subscribeNumber({ planId: pl.planId, telCode: p.telCode, phone: p.phone, code: p.code, type: p.type }),
     onSuccess: (res) => {
       setConfirming(false);
       setResult(res.subHint);
@@ -215,7 +224,7 @@ function StepTwo(p: {
       else if (isApiError(e) && e.retcode === 400001) showError({ kind: 'insufficient', message: e.retmsg });
       else if (isApiError(e) && e.retcode === 500000) {
         showAlert(e.retmsg);
-        void qc.invalidateQueries({ queryKey: ['numbers', 'free'] });
+        void qc.invalidateQueries({ queryKey: queryKeys.numbers.freeAll });
         p.onBack();
       } else showError({ kind: 'error', message: isApiError(e) ? e.retmsg : t('errors.generic') });
     },
@@ -389,6 +398,7 @@ function StepTwo(p: {
         isOpen={result !== null}
         onClose={() => {
           setResult(null);
+          forgetDraft();
           p.onDone();
         }}
         role="alertdialog"
@@ -399,6 +409,7 @@ function StepTwo(p: {
             autoFocus
             onPress={() => {
               setResult(null);
+              forgetDraft();
               p.onDone();
             }}
           >

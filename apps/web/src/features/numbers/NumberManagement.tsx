@@ -1,17 +1,20 @@
 import { useMemo, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Input, SearchField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints, type VirtualPhone } from '@numa/contract';
+import { type VirtualPhone } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { formatFullNumber } from '../chats/logic/number';
-import { PlansNotice } from '../plans/PlansNotice';
-import { refreshNumbers, useMyNumbers } from './api';
+import { formatFullNumber } from '../../lib/phone';
+import { PlansNotice } from './plans/PlansNotice';
+import { useOwnNumbers } from '../../shared/api/account';
+import { unsubscribeNumber } from './api/manage';
+import { refreshNumbers } from './api/numbers';
 import PlanChange from './PlanChange';
+import { useOneAtATime } from '../../lib/oneAtATime';
 
 /**
  * Number management (spec 001 §2): the rented numbers, searchable, with payment date, monthly rent,
@@ -20,7 +23,7 @@ import PlanChange from './PlanChange';
 export default function NumberManagement({ onNew, onPlans }: { onNew: () => void; onPlans: () => void }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
-  const mine = useMyNumbers();
+  const mine = useOwnNumbers();
   const showSnackbar = useUi((s) => s.showSnackbar);
   const [query, setQuery] = useState('');
   const [leaving, setLeaving] = useState<VirtualPhone | null>(null);
@@ -32,9 +35,8 @@ export default function NumberManagement({ onNew, onPlans }: { onNew: () => void
     return (mine.data?.virtualPhones ?? []).filter((n) => !q || (n.telCode + n.phone).includes(q));
   }, [mine.data, query]);
 
-  const unsubscribe = useMutation({
-    mutationFn: (n: VirtualPhone) =>
-      call(endpoints.unSubVirtualPhone, { telCode: n.telCode, phone: n.phone }, { silent: true }),
+  const unsubscribe = useOneAtATime({
+    mutationFn: (n: VirtualPhone) => unsubscribeNumber(n),
     onSuccess: async (_r, n) => {
       setLeaving(null);
       showSnackbar({
@@ -91,7 +93,17 @@ export default function NumberManagement({ onNew, onPlans }: { onNew: () => void
                 <tr key={n.telCode + n.phone}>
                   {/* data-label: the column's name beside the value when a narrow window stacks the row */}
                   <td data-label={t('numbers.manage.number')}>{formatFullNumber(n.telCode + n.phone)}</td>
-                  <td data-label={t('numbers.manage.paymentDate')}>{n.paymentDate.slice(0, 10)}</td>
+                  <td data-label={t('numbers.manage.paymentDate')}>
+                    {n.autoRenew ? (
+                      n.paymentDate.slice(0, 10)
+                    ) : (
+                      // unsubscribed: kept until its payment date, then released (issue 20)
+                      <span>
+                        {t('numbers.manage.releasedOn', { date: n.paymentDate.slice(0, 10) })}
+                        <span className="muted numbers-no-renewal">{t('numbers.manage.noRenewal')}</span>
+                      </span>
+                    )}
+                  </td>
                   <td data-label={t('numbers.manage.monthRent')}>{money(n.monthRent)}</td>
                   <td data-label={t('numbers.manage.status')}>{t(`numbers.manage.statuses.${status}`)}</td>
                   <td className="numbers-row-actions">
@@ -104,18 +116,20 @@ export default function NumberManagement({ onNew, onPlans }: { onNew: () => void
                     >
                       {t('numbers.manage.manage')}
                     </Button>
-                    <Button
-                      className="link-button"
-                      aria-label={t('numbers.manage.unsubscribeNumber', {
-                        number: formatFullNumber(n.telCode + n.phone),
-                      })}
-                      onPress={() => {
-                        setError(null);
-                        setLeaving(n);
-                      }}
-                    >
-                      {t('numbers.manage.unsubscribe')}
-                    </Button>
+                    {n.autoRenew && (
+                      <Button
+                        className="link-button"
+                        aria-label={t('numbers.manage.unsubscribeNumber', {
+                          number: formatFullNumber(n.telCode + n.phone),
+                        })}
+                        onPress={() => {
+                          setError(null);
+                          setLeaving(n);
+                        }}
+                      >
+                        {t('numbers.manage.unsubscribe')}
+                      </Button>
+                    )}
                   </td>
                 </tr>
               ))}

@@ -8,15 +8,16 @@ import { Loading } from '../../components/Spinner';
 import { brand } from '../../lib/config';
 import { storage } from '../../lib/storage';
 import { useUi } from '../../stores/ui';
-import { openPlans, usePlansNav } from '../plans/store';
-import { useMyNumbers } from './api';
+import { openPlans, usePlansNav } from './plans/store';
+import { useOwnNumbers } from '../../shared/api/account';
+import '../../components/panelTable.css';
 import './numbers.css';
 
 const NewNumber = lazy(() => import('./NewNumber'));
 const NumberManagement = lazy(() => import('./NumberManagement'));
 const SubscriptionHistory = lazy(() => import('./SubscriptionHistory'));
 const CallSettings = lazy(() => import('./CallSettings'));
-const PlansPanel = lazy(() => import('../plans/PlansPanel'));
+const PlansPanel = lazy(() => import('./plans/PlansPanel'));
 
 const tipSeenKey = 'numa.numbersTipSeen';
 
@@ -51,7 +52,7 @@ export default function NumbersTab() {
     storage.set(tipSeenKey, '1');
     setTip(false);
   };
-  const mine = useMyNumbers();
+  const mine = useOwnNumbers();
   // Settings shows only if forwarding or voicemail is available (spec 001 §2)
   const settings = !!mine.data && (mine.data.canForward || mine.data.canVoicemail);
   const item = (p: NumbersPanel) => (

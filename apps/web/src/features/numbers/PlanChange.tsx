@@ -1,16 +1,18 @@
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints, type PlanChangeOption } from '@numa/contract';
+import { type PlanChangeOption } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
 import { useUi } from '../../stores/ui';
-import { handleProfileRequired, isProfileRequired } from '../billing/store';
-import { formatFullNumber } from '../chats/logic/number';
-import { refreshNumbers } from './api';
+import { handleProfileRequired, isProfileRequired } from '../../shared/dialogs/billingProfile';
+import { formatFullNumber } from '../../lib/phone';
+import { changePlan, previewPlanChange } from './api/manage';
+import { refreshNumbers, useManagePlans } from './api/numbers';
+import { useOneAtATime } from '../../lib/oneAtATime';
 
 /**
  * Plan change mode (spec 001 §2, §4), entered from Manage: a back arrow, the number's plans with the
@@ -21,10 +23,7 @@ export default function PlanChange({ fullNumber, onBack }: { fullNumber: string;
   const { t } = useTranslation();
   const qc = useQueryClient();
   const showError = useUi((s) => s.showError);
-  const plans = useQuery({
-    queryKey: ['numbers', 'manage', fullNumber],
-    queryFn: () => call(endpoints.getManagePlanList, { virtualNumber: fullNumber }, { silent: true }),
-  });
+  const plans = useManagePlans(fullNumber);
   const [target, setTarget] = useState<number | null>(null);
   const [options, setOptions] = useState<PlanChangeOption[] | null>(null);
   const [timing, setTiming] = useState<string>('1');
@@ -35,21 +34,15 @@ export default function PlanChange({ fullNumber, onBack }: { fullNumber: string;
     else showError({ kind: 'error', message: isApiError(e) ? e.retmsg : t('errors.generic') });
   };
   const pre = useMutation({
-    mutationFn: (planId: number) =>
-      call(endpoints.preChangePlan, { virtualNumber: fullNumber, planId }, { silent: true }),
+    mutationFn: (planId: number) => previewPlanChange(fullNumber, planId),
     onSuccess: (r) => {
       setTiming('1');
       setOptions(r.changeList.length ? r.changeList : null);
     },
     onError: fail,
   });
-  const change = useMutation({
-    mutationFn: (o: PlanChangeOption) =>
-      call(
-        endpoints.changePlan,
-        { virtualNumber: fullNumber, planId: o.planId, type: o.type },
-        { silent: true },
-      ),
+  const change = useOneAtATime({
+    mutationFn: (o: PlanChangeOption) => changePlan(fullNumber, o),
     onSuccess: async (r) => {
       setOptions(null);
       setTarget(null);

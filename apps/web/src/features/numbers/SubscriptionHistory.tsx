@@ -1,15 +1,18 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type SubscriptionHistoryEntry } from '@numa/contract';
+import { constants, type SubscriptionHistoryEntry } from '@numa/contract';
 import { LoadFailed, Loading } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
+import { formatFullNumber } from '../../lib/phone';
 import { useUi } from '../../stores/ui';
-import { handleProfileRequired, isProfileRequired } from '../billing/store';
-import { PlansNotice } from '../plans/PlansNotice';
-import { refreshNumbers, useSubscriptionHistory } from './api';
+import { handleProfileRequired, isProfileRequired } from '../../shared/dialogs/billingProfile';
+import { PlansNotice } from './plans/PlansNotice';
+import { resubscribeNumber } from './api/manage';
+import { refreshNumbers, useSubscriptionHistory } from './api/numbers';
+import { useOneAtATime } from '../../lib/oneAtATime';
 
 /** The current UTC month and the `n - 1` before it, as YYYY-MM (newest first). */
 export function monthTabs(n: number, now = new Date()): string[] {
@@ -19,7 +22,7 @@ export function monthTabs(n: number, now = new Date()): string[] {
 }
 
 const typeKey: Record<number, string> = Object.fromEntries(
-  Object.entries(constants.subscriptionHistoryTypes).map(([k, v]) => [v, k]),
+  Object.entries(constants.rentals.historyTypes).map(([k, v]) => [v, k]),
 );
 
 /**
@@ -59,9 +62,8 @@ function MonthList({ month }: { month: string }) {
   const list = useSubscriptionHistory(month);
   const showAlert = useUi((s) => s.showAlert);
   const showError = useUi((s) => s.showError);
-  const resub = useMutation({
-    mutationFn: (e: SubscriptionHistoryEntry) =>
-      call(endpoints.reSubVirtualPhone, { historyId: e.historyId, date: e.date }, { silent: true }),
+  const resub = useOneAtATime({
+    mutationFn: (e: SubscriptionHistoryEntry) => resubscribeNumber({ historyId: e.historyId, date: e.date }),
     onSuccess: async (r) => {
       showAlert(r.subHint);
       await refreshNumbers(qc);
@@ -97,11 +99,11 @@ function MonthList({ month }: { month: string }) {
         <ul className="history-list" onScroll={onScroll}>
           {entries.map((e) => (
             <li key={e._id} className="history-row">
-              <span className="history-number">{e.number}</span>
+              <span className="history-number">{formatFullNumber(e.number.replace(/^\+/, ''))}</span>
               <span>{t(`numbers.history.types.${typeKey[e.type] ?? 'subscribe'}`)}</span>
               <span className="muted">{new Date(e.date).toISOString().slice(0, 16).replace('T', ' ')}</span>
               <span className="history-charge">{money(e.charge)}</span>
-              {e.type === constants.subscriptionHistoryTypes.expired && e.planId !== null && e.resDate && (
+              {e.type === constants.rentals.historyTypes.expired && e.planId !== null && e.resDate && (
                 <Button className="button" isDisabled={resub.isPending} onPress={() => resub.mutate(e)}>
                   {t('numbers.history.resubscribe')}
                 </Button>

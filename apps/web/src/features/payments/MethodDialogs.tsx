@@ -4,7 +4,6 @@ import QRCode from 'qrcode';
 import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import {
-  endpoints,
   type CryptoCurrency,
   type CryptoNetwork,
   type CryptoPayment,
@@ -12,10 +11,10 @@ import {
 } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { money } from '../../lib/money';
-import { useBalance } from '../account/api';
-import { cryptoFlags, networksOf, paymentKeys, submitCrypto } from './api';
+import { useBalance } from '../../shared/api/account';
+import { cryptoFlags, networksOf, orderStatusQuery, submitCrypto } from './api/payments';
 
 /** While an order is pending and its dialog open, its status is also read this often. */
 const pendingPollMs = 3000;
@@ -30,9 +29,7 @@ const pendingPollMs = 3000;
 export function useOrderStatus(orderId: string | null) {
   const balance = useBalance();
   const status = useQuery({
-    queryKey: paymentKeys.status(orderId ?? ''),
-    queryFn: () => call(endpoints.queryPaymentStatus, { orderId: orderId! }, { silent: true }),
-    enabled: !!orderId,
+    ...orderStatusQuery(orderId),
     refetchOnWindowFocus: true,
     refetchInterval: (q) => (q.state.data && q.state.data.status !== 'pending' ? false : pendingPollMs),
     staleTime: 0,
@@ -65,6 +62,23 @@ export function QrImage({ text, label, size = 200 }: { text: string; label: stri
   );
 }
 
+/** The amount summary of the panel and of every payment dialog's header (spec 001 §2); null: none yet. */
+export function Summary({ amount, gift }: { amount: number | null; gift: number }) {
+  const { t } = useTranslation();
+  const known = amount !== null && Number.isFinite(amount);
+  const shown = (v: number) => (known ? money(v) : '—');
+  return (
+    <dl className="pay-summary">
+      <dt>{t('payments.total')}</dt>
+      <dd data-testid="pay-total">{shown(amount ?? 0)}</dd>
+      <dt>{t('payments.gift')}</dt>
+      <dd>{shown(gift)}</dd>
+      <dt>{t('payments.credited')}</dt>
+      <dd>{shown(Math.round(((amount ?? 0) + gift) * 100) / 100)}</dd>
+    </dl>
+  );
+}
+
 function PaidState({ balance }: { balance: number }) {
   const { t } = useTranslation();
   return (
@@ -80,9 +94,14 @@ function PaidState({ balance }: { balance: number }) {
 /** WeChat Pay (spec 001 §4, 540 wide): LOADING, then the QR code once the payment URL arrives; OK closes. */
 export function WeChatDialog({
   order,
+  amount,
+  gift,
   onClose,
 }: {
   order: { orderId: string; paymentUrl: string } | 'loading' | null;
+  /** the header's amount summary, shared by every payment dialog (spec 001 §2) */
+  amount: number;
+  gift: number;
   onClose: (pendingOrder: string | null) => void;
 }) {
   const { t } = useTranslation();
@@ -98,6 +117,7 @@ export function WeChatDialog({
       title={t('payments.wechatTitle')}
       dismissable={false}
     >
+      <Summary amount={amount} gift={gift} />
       {!ready && (
         <p className="pay-state" role="status">
           <Spinner size={16} /> {t('payments.loading')}
@@ -131,11 +151,13 @@ export function CryptoDialog({
   open,
   flags,
   amount,
+  gift,
   onClose,
 }: {
   open: boolean;
   flags: PaymentMethods;
   amount: { preset: number | null; custom: number };
+  gift: number;
   onClose: (pendingOrder: string | null) => void;
 }) {
   const { t, i18n } = useTranslation();
@@ -176,6 +198,7 @@ export function CryptoDialog({
 
   return (
     <Dialog isOpen={open} onClose={close} width={600} title={t('payments.cryptoTitle')} dismissable={false}>
+      <Summary amount={amount.preset ?? amount.custom} gift={gift} />
       {!result && (
         <div className={sending ? 'exact-pay sending' : 'exact-pay'} aria-busy={sending}>
           <RadioGroup

@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Input, Label, NumberField, Radio, RadioGroup, FieldError } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
 import { Dialog } from '../../components/Dialog';
 import { LoadFailed, Loading, Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
+import { isApiError } from '../../lib/api';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
-import { useBalance } from '../account/api';
-import { openVerify } from '../verify/store';
+import { useBalance } from '../../shared/api/account';
+import { openVerify } from '../../shared/dialogs/verify';
 import {
+  cancelOrder,
   cryptoFlags,
   giftOf,
   listedMethods,
@@ -17,9 +17,9 @@ import {
   usePaymentMethods,
   type Choice,
   type ListedMethod,
-} from './api';
-import { CryptoDialog, useOrderStatus, WeChatDialog } from './MethodDialogs';
-import { goBackAfterPayment, returnUrlOf, usePayBack } from './payBack';
+} from './api/payments';
+import { CryptoDialog, Summary, useOrderStatus, WeChatDialog } from './MethodDialogs';
+import { goBackAfterPayment, returnUrlOf, usePayBack } from '../../shared/recharge';
 import './payments.css';
 
 type Phase =
@@ -82,15 +82,15 @@ export default function RechargePanel() {
       }
       return;
     }
-    // the window opens in the click itself (a later window.open is a blocked popup)
-    const win = choice.method === 'paypal' ? null : window.open('', '_blank');
+    // the window opens in the click itself (a later window.open is a blocked popup); PayPal's approval
+    // page opens there too
+    const win = window.open('', '_blank');
     setPhase({ kind: 'sending' });
     try {
       const r = await submitPayment(choice, returnUrlOf(back));
-      if (r.form) postHostedForm(r.form.action, r.form.fields);
-      else if (win && r.paymentUrl) win.location.href = r.paymentUrl;
+      if (win && r.paymentUrl) win.location.href = r.paymentUrl;
       else if (r.paymentUrl) window.open(r.paymentUrl, '_blank');
-      setPhase({ kind: 'waiting', orderId: r.orderId, paymentUrl: r.paymentUrl ?? r.form?.action ?? null });
+      setPhase({ kind: 'waiting', orderId: r.orderId, paymentUrl: r.paymentUrl });
     } catch (e) {
       win?.close();
       setPhase({ kind: 'idle' });
@@ -100,7 +100,7 @@ export default function RechargePanel() {
 
   /** A payment dialog closed: its pending order is cancelled; a pay-back screen gets the user back. */
   const dialogClosed = (orderId: string | null) => {
-    if (orderId) void call(endpoints.cancelPayment, { orderId }, { silent: true }).catch(() => undefined);
+    if (orderId) void cancelOrder(orderId).catch(() => undefined);
     goBackAfterPayment();
   };
 
@@ -182,7 +182,8 @@ export default function RechargePanel() {
         ))}
       </RadioGroup>
 
-      <Summary amount={amount} gift={gift} />
+      {/* a cleared or unfinished custom amount has no total yet: the field says the rule (issue 20) */}
+      <Summary amount={customInvalid ? null : amount} gift={gift} />
       <Button
         className="button primary pay-button"
         isDisabled={
@@ -205,6 +206,8 @@ export default function RechargePanel() {
       />
       <WeChatDialog
         order={wechat}
+        amount={amount}
+        gift={gift}
         onClose={(orderId) => {
           setWechat(null);
           dialogClosed(orderId);
@@ -214,6 +217,7 @@ export default function RechargePanel() {
         open={cryptoOpen}
         flags={methods.data}
         amount={{ preset, custom }}
+        gift={gift}
         onClose={(orderId) => {
           setCryptoOpen(false);
           dialogClosed(orderId);
@@ -246,20 +250,6 @@ export default function RechargePanel() {
         <p className="alert-message">{error}</p>
       </Dialog>
     </section>
-  );
-}
-
-function Summary({ amount, gift }: { amount: number; gift: number }) {
-  const { t } = useTranslation();
-  return (
-    <dl className="pay-summary">
-      <dt>{t('payments.total')}</dt>
-      <dd data-testid="pay-total">{money(amount)}</dd>
-      <dt>{t('payments.gift')}</dt>
-      <dd>{money(gift)}</dd>
-      <dt>{t('payments.credited')}</dt>
-      <dd>{money(Math.round((amount + gift) * 100) / 100)}</dd>
-    </dl>
   );
 }
 
@@ -316,7 +306,8 @@ function ExactPayDialog({
         )}
         {closed && (
           <p className="pay-state field-error" role="alert">
-            {t('payments.notCompleted')}
+            {/* cancelled on the provider's page (its cancel URL closed the order), or failed / expired */}
+            {status.data?.status === 'cancelled' ? t('payments.cancelled') : t('payments.notCompleted')}
           </p>
         )}
         {paid && (
@@ -348,23 +339,4 @@ function ExactPayDialog({
       </div>
     </Dialog>
   );
-}
-
-/** PayPal's hosted form (spec 001 §4): hidden fields posted in a new tab. */
-function postHostedForm(action: string, fields: Record<string, string>) {
-  const form = document.createElement('form');
-  form.method = 'post';
-  form.action = action;
-  form.target = '_blank';
-  form.style.display = 'none';
-  for (const [name, value] of Object.entries(fields)) {
-    const input = document.createElement('input');
-    input.type = 'hidden';
-    input.name = name;
-    input.value = value;
-    form.appendChild(input);
-  }
-  document.body.appendChild(form);
-  form.submit();
-  form.remove();
 }

@@ -1,33 +1,17 @@
 import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Input, Label, SearchField, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type CountryRate, type RateType } from '@numa/contract';
+import { type RateType } from '@numa/contract';
 import { LoadFailed, Loading } from '../../components/Spinner';
-import { call } from '../../lib/api';
 import { brand } from '../../lib/config';
-import { currentLang } from '../../lib/i18n';
 import { money } from '../../lib/money';
-import '../history/history.css';
+import '../../components/MonthTabs.css';
+import { useRates } from './api/rates';
 import './rates.css';
 
 /** The tabs (spec 001 §2 Rates page): cloudnumber shows three, Receive Call first and chosen. */
 const tabsOf = (): RateType[] =>
   brand.id === 'cloudnumber' ? ['receive', 'sms', 'number'] : ['call', 'receive', 'sms', 'number'];
-
-/** Every country of a tab (pages of 100), named in the caller's language. */
-async function allRates(rateType: RateType): Promise<CountryRate[]> {
-  const out: CountryRate[] = [];
-  for (let pageNo = 1; ; pageNo++) {
-    const page = await call(
-      endpoints.getCountryRates,
-      { rateType, pageNo, pageSize: constants.pageSize.rates, rateCountryCode: constants.defaultRateCountry },
-      { silent: true },
-    );
-    out.push(...page.countryRateList);
-    if (out.length >= page.totalRows || page.countryRateList.length === 0) return out;
-  }
-}
 
 /** Rates (spec 001 §2): four tabs, every country with its rate, search by country. */
 export default function RatesPanel() {
@@ -62,12 +46,7 @@ export default function RatesPanel() {
 
 function RateTable({ rateType, search }: { rateType: RateType; search: string }) {
   const { t } = useTranslation();
-  const lang = currentLang();
-  const rates = useQuery({
-    queryKey: ['rates', rateType, lang],
-    queryFn: () => allRates(rateType),
-    staleTime: 300_000,
-  });
+  const rates = useRates(rateType);
   const rows = useMemo(() => {
     const q = search.trim().toLowerCase();
     const list = rates.data ?? [];
@@ -102,7 +81,15 @@ function RateTable({ rateType, search }: { rateType: RateType; search: string })
                 {money(r.commonLineRate)} <span className="muted">{unit}</span>
               </td>
               {rateType === 'call' && (
-                <td>{r.economicLineRate === null ? '–' : money(r.economicLineRate)}</td>
+                <td>
+                  {r.economicLineRate === null ? (
+                    '–'
+                  ) : (
+                    <>
+                      {money(r.economicLineRate)} <span className="muted">{unit}</span>
+                    </>
+                  )}
+                </td>
               )}
             </tr>
           ))}

@@ -1,22 +1,26 @@
 import { useState } from 'react';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
-import { CodeInput } from '../../components/CodeInput';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
-import { call, isApiError } from '../../lib/api';
-import { queryClient } from '../../lib/query';
+import { isApiError } from '../../lib/api';
 import { useUi } from '../../stores/ui';
-import { accountKeys } from '../account/api';
-import { refreshAccount } from '../account/profileApi';
-import { CaptchaModal } from '../auth/CaptchaModal';
-import { useCountdown } from '../auth/useCountdown';
+import { cachedAccountInfo, refreshAccount } from '../../shared/api/account';
+import { CaptchaModal } from '../../shared/captcha/CaptchaModal';
+import { isEmailMode, useVerifyModal, type VerifyMode } from '../../shared/dialogs/verify';
+import { CodeEntry } from '../../shared/signin/CodeEntry';
+import { useCountdown } from '../../shared/signin/useCountdown';
+import {
+  askVerifyCode,
+  checkVerifyCode,
+  saveVerifiedAddress,
+  sendVerifyCode,
+  type VerifyAddress,
+} from './api/verify';
 import { checkEmail, checkPhone, cleanTelCode } from './logic';
-import { isEmailMode, useVerifyModal, type VerifyMode } from './store';
 import './verify.css';
 
-type Address = { telcode: string; phone: string } | { email: string };
+type Address = VerifyAddress;
 interface Sent {
   verifyid: string;
   codeLength: number;
@@ -24,7 +28,7 @@ interface Sent {
 }
 
 const defaultTelCode = () => {
-  const cached = queryClient.getQueryData<{ telCode: string }>(accountKeys.info);
+  const cached = cachedAccountInfo();
   if (cached?.telCode) return cached.telCode;
   return navigator.language.toLowerCase().startsWith('zh') ? '86' : '1';
 };
@@ -63,11 +67,9 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
   const [sent, setSent] = useState<Sent | null>(null);
   const [code, setCode] = useState('');
   const [wrongKey, setWrongKey] = useState(0);
-  const [wrong, setWrong] = useState(false);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [resendAt, setResendAt] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const secondsLeft = useCountdown(resendAt);
   /** The server's resend wait for the address typed, told before any captcha (issue 13, defect 4). */
   const [waitUntil, setWaitUntil] = useState<number | null>(null);
   const waitLeft = useCountdown(waitUntil);
@@ -98,8 +100,7 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
     setPending(to);
     setAsking(true);
     try {
-      if ('email' in to) await call(endpoints.requestToVerifyEmail, to, { silent: true });
-      else await call(endpoints.getVerifyCode, to, { silent: true });
+      await askVerifyCode(to);
       setCaptchaOpen(true);
     } catch (e) {
       if (isApiError(e) && (e.retcode === 100010 || e.retcode === 100028)) setCaptchaOpen(true);
@@ -131,23 +132,15 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
   const sendWithCaptcha = async (captchaId: string, inputCaptcha: string, pow: string | undefined) => {
     if (!pending) return;
     const to = pending;
-    const nextApi = 'email' in to ? ('/web/requestToVerifyEmail' as const) : ('/web/getVerifyCode' as const);
     try {
-      const raw = await call(
-        endpoints.confirmCaptcha,
-        { captchaId, inputCaptcha, nextApi, ...(pow ? { pow } : {}), ...to },
-        { silent: true },
-      );
-      const res = endpoints.getVerifyCode.output.safeParse(raw);
-      if (!res.success) throw new Error('confirmCaptcha answered without a verification');
+      const res = await sendVerifyCode(to, { captchaId, inputCaptcha, pow });
       setCaptchaOpen(false);
-      setSent({ verifyid: res.data.verifyid, codeLength: res.data.codeLength, to });
+      setSent({ verifyid: res.verifyid, codeLength: res.codeLength, to });
       setStep('code');
       setCode('');
-      setWrong(false);
       setCodeError(null);
       setWrongKey((k) => k + 1);
-      setResendAt(Date.now() + res.data.resendAfter * 1000);
+      setResendAt(Date.now() + res.resendAfter * 1000);
     } catch (e) {
       if (isApiError(e) && (e.retcode === 100020 || e.retcode === 100029)) throw e; // the captcha draws again
       setCaptchaOpen(false);
@@ -160,18 +153,12 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
     const isMail = 'email' in sent.to;
     setBusy(true);
     setCodeError(null);
-    setWrong(false);
     try {
-      await call(
-        isMail ? endpoints.validateCodeForEmail : endpoints.validateCode,
-        { verifyid: sent.verifyid, activationcode: value },
-        { silent: true },
-      );
+      await checkVerifyCode(sent.to, sent.verifyid, value);
     } catch (e) {
-      // a wrong code sets the flag and clears the boxes (spec 000 §4)
+      // a wrong code shows as such and clears the boxes (spec 000 §4)
       setBusy(false);
       setCode('');
-      setWrong(true);
       setWrongKey((k) => k + 1);
       if (isApiError(e) && e.retcode === 100004) setCodeError(t('verify.wrongCode'));
       else if (isApiError(e) && e.retcode === 100006) setCodeError(t('verify.codeExpired'));
@@ -179,25 +166,7 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
       return;
     }
     try {
-      // set for an account without this kind of address, update for one that has it (contract: verify.ts)
-      const account = await queryClient.fetchQuery({
-        queryKey: accountKeys.info,
-        queryFn: () => call(endpoints.getAccountInfo, {}, { silent: true }),
-        staleTime: 0,
-      });
-      if ('email' in sent.to) {
-        await call(
-          account.email ? endpoints.updateEmail : endpoints.setEmailForAccount,
-          { email: sent.to.email, verifyid: sent.verifyid },
-          { silent: true },
-        );
-      } else {
-        await call(
-          account.phone ? endpoints.updatePhone : endpoints.setPhoneForAccount,
-          { ...sent.to, verifyid: sent.verifyid },
-          { silent: true },
-        );
-      }
+      await saveVerifiedAddress(sent.to, sent.verifyid);
     } catch (e) {
       setBusy(false);
       setCodeError(isApiError(e) ? e.retmsg : t('errors.generic'));
@@ -215,7 +184,6 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
     setStep('address');
     setCode('');
     setCodeError(null);
-    setWrong(false);
   };
 
   const title = t(byEmail ? 'verify.titleEmail' : 'verify.titlePhone');
@@ -299,59 +267,35 @@ function VerifyDialog({ mode }: { mode: VerifyMode }) {
             </p>
           </Form>
         ) : (
-          <Form
+          <CodeEntry
+            texts="verify"
             className="verify-code-step"
-            validationBehavior="aria"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submitCode(code);
-            }}
-          >
-            <div className="verify-code-head">
-              {secondsLeft === 0 && (
-                <Button className="icon-button" aria-label={t('app.back')} onPress={backToAddress}>
-                  <span aria-hidden="true">←</span>
-                </Button>
-              )}
-              <p className="grow">{t('verify.codeSentTo', { to: sent ? shown(sent.to) : '' })}</p>
-            </div>
-            <p id="verify-code-help" className="field-label">
-              {t('verify.enterCode', { count: sent?.codeLength ?? 4 })}
-            </p>
-            <CodeInput
-              length={sent?.codeLength ?? 4}
-              value={code}
-              onChange={(v) => {
-                setCode(v);
-                if (wrong) setWrong(false);
-              }}
-              onComplete={(v) => void submitCode(v)}
-              invalid={wrong || !!codeError}
-              resetKey={wrongKey}
-              label={t('verify.code')}
-              describedBy="verify-code-help verify-code-error"
-              disabled={busy}
-            />
-            <p id="verify-code-error" className="field-error" role="alert">
-              {codeError}
-            </p>
-            <Button
-              type="submit"
-              className="button primary block"
-              isDisabled={busy || code.length !== sent?.codeLength}
-            >
-              {busy && <Spinner size={16} />} {t('verify.verify')}
-            </Button>
-            <p className="resend">
-              {secondsLeft > 0 ? (
-                <span aria-live="polite">{t('verify.resendIn', { s: secondsLeft })}</span>
-              ) : (
-                <Button className="link-button" onPress={resend} isDisabled={asking}>
-                  {t('verify.resend')}
-                </Button>
-              )}
-            </p>
-          </Form>
+            header={(secondsLeft) => (
+              <div className="verify-code-head">
+                {secondsLeft === 0 && (
+                  <Button className="icon-button" aria-label={t('app.back')} onPress={backToAddress}>
+                    <span aria-hidden="true">←</span>
+                  </Button>
+                )}
+                <p className="grow">{t('verify.codeSentTo', { to: sent ? shown(sent.to) : '' })}</p>
+              </div>
+            )}
+            length={sent?.codeLength ?? 4}
+            value={code}
+            onChange={setCode}
+            onSubmit={(v) => void submitCode(v)}
+            error={codeError}
+            resetKey={wrongKey}
+            busy={busy}
+            submitLabel={
+              <>
+                {busy && <Spinner size={16} />} {t('verify.verify')}
+              </>
+            }
+            resendAt={resendAt}
+            onResend={resend}
+            resending={asking}
+          />
         )}
       </Dialog>
       <CaptchaModal isOpen={captchaOpen} onClose={() => setCaptchaOpen(false)} onSubmit={sendWithCaptcha} />

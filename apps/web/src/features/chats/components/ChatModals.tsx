@@ -1,11 +1,10 @@
 import { Suspense } from 'react';
 import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { endpoints } from '@numa/contract';
 import { Dialog } from '../../../components/Dialog';
-import { call } from '../../../lib/api';
 import { brand } from '../../../lib/config';
 import { lazyNamed } from '../../../components/lazy';
+import { confirmSendCaptcha } from '../api/chats';
 import { useContactName } from '../extensions';
 import { formatFullNumber } from '../logic/number';
 import type { ChatService } from '../state/service';
@@ -13,7 +12,7 @@ import { useChatsUi } from '../state/ui';
 import { splitKey } from '../logic/ids';
 
 // the captcha (drawing, solver) is fetched only when a send asks for it
-const CaptchaModal = lazyNamed(() => import('../../auth/CaptchaModal'), 'CaptchaModal');
+const CaptchaModal = lazyNamed(() => import('../../../shared/captcha/CaptchaModal'), 'CaptchaModal');
 
 function DeleteChat({ service, chatKey }: { service: ChatService; chatKey: string }) {
   const { t } = useTranslation();
@@ -105,7 +104,7 @@ export function ChatModals({ service }: { service: ChatService }) {
             onClose={() => setModal(null)}
             proofOfWork={false}
             onSubmit={async (captchaId, answer) => {
-              await call(endpoints.confirmCaptcha, { captchaId, inputCaptcha: answer }, { silent: true });
+              await confirmSendCaptcha(captchaId, answer);
               service.retry(modal.key, modal.smsId);
               setModal(null);
             }}

@@ -7,6 +7,7 @@ import { checkPicture } from '../../../lib/imageType';
 import { acceptedImageTypes, prepareImage } from '../logic/image';
 import { messageText } from '../logic/sanitize';
 import type { OutgoingImage } from '../state/service';
+import { TemplateMenu } from '../templates/TemplateMenu';
 import { EmojiPicker } from './EmojiPicker';
 import { ImageIcon, SendIcon } from './icons';
 
@@ -65,6 +66,8 @@ export function Composer({
   const [queued, setQueued] = useState(false);
   /** Enter was pressed while sending is blocked until the user acts: why, where they look. */
   const [told, setTold] = useState<string | null>(null);
+  /** The Templates menu (issue 22 §3) is open; `/` in an empty box opens it too. */
+  const [templatesOpen, setTemplatesOpen] = useState(false);
 
   useEffect(() => {
     if (autoFocus) editor.current?.focus();
@@ -136,6 +139,11 @@ export function Composer({
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === '/' && !e.nativeEvent.isComposing && !editor.current?.textContent) {
+      e.preventDefault();
+      setTemplatesOpen(true);
+      return;
+    }
     if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
     e.preventDefault();
     if (e.shiftKey) {
@@ -189,6 +197,21 @@ export function Composer({
     refresh();
   };
 
+  /** A saved reply chosen: its text goes in at the end of the box, which gets the focus back. */
+  const insertTemplate = (text: string) => {
+    const el = editor.current;
+    if (!el) return;
+    el.focus();
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    range.collapse(false);
+    const sel = window.getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    insertText(text);
+    refresh();
+  };
+
   return (
     <div className="composer">
       {tooLarge && (
@@ -215,6 +238,14 @@ export function Composer({
           </Tooltip>
         </TooltipTrigger>
         <EmojiPicker onPick={insertEmoji} />
+        <TemplateMenu
+          isOpen={templatesOpen}
+          onOpenChange={(open) => {
+            setTemplatesOpen(open);
+            if (!open) editor.current?.focus();
+          }}
+          onPick={(text) => insertTemplate(text)}
+        />
       </div>
       <div className="composer-row">
         <div
@@ -225,6 +256,7 @@ export function Composer({
           role="textbox"
           aria-multiline="true"
           aria-label={t('chats.input.label')}
+          aria-keyshortcuts="/"
           aria-placeholder={blockedHint ?? t('chats.input.placeholder')}
           data-placeholder={blockedHint ?? t('chats.input.placeholder')}
           data-empty={!hasText}

@@ -86,9 +86,12 @@ function MessageText({ message }: { message: ConvoMessage }) {
 export const MessageBubble = memo(function MessageBubble({
   message: m,
   onRetry,
+  lastDelivered = false,
 }: {
   message: ConvoMessage;
   onRetry(smsId: string): void;
+  /** The sender's last delivered message of the conversation: "Delivered" shows under it (issue 21). */
+  lastDelivered?: boolean;
 }) {
   const { t } = useTranslation();
   const urls = mediaUrls(m.media);
@@ -124,6 +127,7 @@ export const MessageBubble = memo(function MessageBubble({
             ))}
         </span>
       </div>
+      {lastDelivered && !failed && <div className="msg-delivered">{t('chats.message.delivered')}</div>}
       {failed && (
         <div className="msg-error" role={m.local ? 'alert' : undefined}>
           <span>{m.retmsg || t('chats.message.failedReason')}</span>

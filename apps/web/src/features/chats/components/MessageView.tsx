@@ -10,6 +10,7 @@ import { buildRows, type Row } from '../logic/rows';
 import { isNearBottom } from '../logic/unread';
 import type { Convo, ConvoMessage, ConvoSnapshot } from '../state/convo';
 import type { ChatService } from '../state/service';
+import { useChatsUi } from '../state/ui';
 import { ArrowDownIcon } from './icons';
 import { MessageBubble } from './MessageBubble';
 import { useNow } from './useNow';
@@ -43,6 +44,14 @@ export function MessageView({
   const now = useNow();
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(snap.messages), [snap.messages]);
+  /** The sender's newest delivered message: "Delivered" shows under it alone (issue 21). */
+  const lastDelivered = useMemo(() => {
+    for (let i = snap.messages.length - 1; i >= 0; i--) {
+      const m = snap.messages[i]!;
+      if (m.direction === 'out' && m.delivered) return m.smsId;
+    }
+    return null;
+  }, [snap.messages]);
   const [showJump, setShowJump] = useState(false);
   const scrollTimer = useRef<number | undefined>(undefined);
   const previous = useRef<{
@@ -52,6 +61,10 @@ export function MessageView({
     count: number;
   }>({ count: 0 });
   const stick = useRef(true);
+  /** A search result being opened here (issue 22 §1): loaded through, then scrolled to and marked. */
+  const target = useChatsUi((s) => (s.target?.key === convo.key ? s.target : null));
+  const [found, setFound] = useState<{ smsId: string; scrolled: boolean } | null>(null);
+  const [missing, setMissing] = useState(false);
 
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -102,6 +115,43 @@ export function MessageView({
   }, [rows, toBottom, virtualizer]);
 
   useEffect(() => () => window.clearTimeout(scrollTimer.current), []);
+
+  useEffect(() => {
+    if (!target) return;
+    let live = true;
+    setMissing(false);
+    void convo.loadThrough(target.smsId, target.date).then((ok) => {
+      if (!live) return;
+      useChatsUi.getState().clearTarget();
+      if (ok) setFound({ smsId: target.smsId, scrolled: false });
+      else setMissing(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [target, convo]);
+
+  // once the found message is among the rows shown: bring it to the middle, and focus it, which reads
+  // it out to a screen reader
+  useEffect(() => {
+    if (!found || found.scrolled) return;
+    const i = rows.findIndex((r) => r.kind === 'message' && r.message.smsId === found.smsId);
+    if (i < 0) return;
+    stick.current = false;
+    service.nearBottom = false;
+    setShowJump(true);
+    virtualizer.scrollToIndex(i, { align: 'center' });
+    setFound({ smsId: found.smsId, scrolled: true });
+    const focus = (tries: number) =>
+      requestAnimationFrame(() => {
+        const el = scrollRef.current?.querySelector<HTMLElement>(
+          `[data-sms-id="${CSS.escape(found.smsId)}"]`,
+        );
+        if (el) el.focus({ preventScroll: true });
+        else if (tries > 0) focus(tries - 1);
+      });
+    focus(10);
+  }, [found, rows, service, virtualizer]);
 
   // the pane got shorter or taller (a banner, the window), or what it holds grew (a picture got its
   // height after the view had scrolled, issue 13 §3.1): a view at the bottom stays pinned there,
@@ -190,12 +240,14 @@ export function MessageView({
             <div className="msg-inner" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const row = rows[v.index]!;
+                const isFound = row.kind === 'message' && row.message.smsId === found?.smsId;
                 return (
                   <div
                     key={v.key}
                     data-index={v.index}
                     ref={virtualizer.measureElement}
-                    className="msg-row"
+                    className={isFound ? 'msg-row msg-found' : 'msg-row'}
+                    {...(isFound ? { 'data-sms-id': found.smsId, tabIndex: -1 } : {})}
                     style={{ transform: `translateY(${v.start}px)` }}
                   >
                     {row.kind === 'separator' ? (
@@ -203,7 +255,11 @@ export function MessageView({
                         <span>{dateLabel(row.date, now, currentLang(), words, true)}</span>
                       </div>
                     ) : (
-                      <MessageBubble message={row.message} onRetry={onRetry} />
+                      <MessageBubble
+                        message={row.message}
+                        onRetry={onRetry}
+                        lastDelivered={row.message.smsId === lastDelivered}
+                      />
                     )}
                   </div>
                 );
@@ -212,6 +268,9 @@ export function MessageView({
           </>
         )}
       </div>
+      <p className={missing ? 'msg-older' : 'sr-only'} role="status">
+        {missing ? t('messaging.search.gone') : found?.scrolled ? t('messaging.search.foundHere') : ''}
+      </p>
       {(snap.loadingOlder || snap.olderFailed) && (
         <div className="msg-older">
           {snap.loadingOlder ? (

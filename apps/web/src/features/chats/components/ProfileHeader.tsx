@@ -1,7 +1,7 @@
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { money } from '../../../lib/money';
-import { chatId, useAccountInfo, useBalance } from '../../account/api';
+import { chatId, useAccountInfo, useBalance } from '../../../shared/api/account';
 import { ComposeIcon } from './icons';
 
 /** The chat list's profile header (spec 000 §2): user id, balance and New SMS. */

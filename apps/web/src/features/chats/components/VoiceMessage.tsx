@@ -5,7 +5,7 @@ import { constants, R } from '@numa/contract';
 import { Spinner } from '../../../components/Spinner';
 import { isApiError } from '../../../lib/api';
 import { storage } from '../../../lib/storage';
-import { speechToText } from '../api';
+import { speechToText } from '../api/chats';
 import { sttLanguageName, sttLanguageTags } from '../logic/sttLanguages';
 import type { ConvoMessage } from '../state/convo';
 import { MicIcon } from './icons';

@@ -1,5 +1,8 @@
 import { constants } from '@numa/contract';
 import { parsePhone } from '@numa/contract';
+import { formatFullNumber } from '../../../lib/phone';
+
+export { formatFullNumber };
 
 /** The person a chat is with (spec 000 §3 Chosen person). `phone` is the full number, digits only. */
 export interface ChosenPerson {
@@ -73,14 +76,6 @@ export function chooseFromEntry(raw: string, toTelCode: string, ownTelCode: stri
   const phone = `${toTelCode}${shortPhone}`;
   if (!isValidFullNumber(phone)) return { kind: 'invalid' };
   return { kind: 'ok', person: { name, phone, telCode: toTelCode, shortPhone } };
-}
-
-/** "+1 415 555 0100" for a full number; a sender id or short code (up to 8 digits) as it is. */
-export function formatFullNumber(full: string): string {
-  if (!/^\d{5,16}$/.test(full)) return full;
-  const parsed = parsePhone(full);
-  if (parsed?.isValid()) return parsed.formatInternational();
-  return full.length <= 8 ? full : `+${full}`;
 }
 
 /** The region (ISO code) of a full number, for the country-code picker; null when unknown. */

@@ -218,3 +218,48 @@ describe('outgoing messages (spec 000 §4 Outgoing message)', () => {
     expect(listener).toHaveBeenCalledTimes(2);
   });
 });
+
+describe('a search result opened in its conversation (issue 22 §1)', () => {
+  /** A server holding `all` (any order), answering pages of 2, newest first, month by month. */
+  const server =
+    (all: Message[]) =>
+    (q: PageQuery): Page => {
+      const inMonth = all
+        .filter((m) => new Date(m.date).toISOString().slice(0, 7) === q.ym)
+        .filter((m) => q.startTime === undefined || m.date < q.startTime)
+        .sort((a, b) => b.date - a.date);
+      const page = inMonth.slice(0, 2);
+      return { dialogList: page, nextStartTime: inMonth.length > 2 ? page[1]!.date : null };
+    };
+
+  it('loads from the newest down to the message and a page older, past the local-history window', async () => {
+    const all = [
+      msg('now1', Date.UTC(2025, 5, 17)),
+      msg('now2', Date.UTC(2025, 5, 16)),
+      msg('now3', Date.UTC(2025, 5, 15)),
+      msg('may', Date.UTC(2025, 4, 2)),
+      // eight months back: beyond the 4 months kept locally
+      msg('old-newer', Date.UTC(2024, 9, 21)),
+      msg('target', Date.UTC(2024, 9, 20)),
+      msg('old-older1', Date.UTC(2024, 9, 19)),
+      msg('old-older2', Date.UTC(2024, 9, 18)),
+      msg('oldest', Date.UTC(2024, 9, 1)),
+    ];
+    const { d } = deps(server(all));
+    const c = new Convo('14155550101', '14155550102', d, { lastDate: all[0]!.date });
+    expect(await c.loadThrough('target', Date.UTC(2024, 9, 20))).toBe(true);
+    const ids = c.getSnapshot().messages.map((m) => m.smsId);
+    expect(ids).toContain('target');
+    expect(ids).toContain('old-newer');
+    // a page older than the target is there too, and more can still be scrolled to
+    expect(ids).toContain('old-older1');
+    expect(c.getSnapshot().hasOlder).toBe(true);
+    expect(ids.indexOf('target')).toBeLessThan(ids.indexOf('now1'));
+  });
+
+  it('says so when the message is not there any more', async () => {
+    const { d } = deps(server([msg('a', Date.UTC(2025, 5, 10))]));
+    const c = new Convo('14155550101', '14155550102', d);
+    expect(await c.loadThrough('gone', Date.UTC(2025, 5, 9))).toBe(false);
+  });
+});

@@ -198,6 +198,36 @@ export class Convo extends SnapshotStore<ConvoSnapshot> {
     return this.olderPromise;
   }
 
+  /** Whether a message of the server is loaded. */
+  has(smsId: string): boolean {
+    return this.server.has(smsId);
+  }
+
+  /**
+   * Loads the pages from the newest down to the message `smsId` of `date` and one page older (a search
+   * result chosen, issue 22 §1): the history around it is there, newer below it and older above, and
+   * scrolling up goes on from there. A message older than the local-history window widens the window
+   * to its month. Resolves whether the message was found (false: it is gone, or a page failed).
+   */
+  async loadThrough(smsId: string, date: number): Promise<boolean> {
+    await this.load();
+    if (this.snapshot.status !== 'ready') return false;
+    const month = utcMonth(date);
+    if (monthsBefore(month, this.oldestMonth) > 0) {
+      const was = this.oldestMonth;
+      this.oldestMonth = month;
+      if (this.cursor === null) this.cursor = { ym: previousMonth(was) };
+    }
+    // one page at a time, as scrolling up would (each page up to constants.messagePageSize)
+    for (let guard = 0; guard < 1000 && !this.server.has(smsId) && this.cursor; guard++) {
+      await this.loadOlder();
+      if (this.snapshot.olderFailed) return false;
+    }
+    if (!this.server.has(smsId)) return false;
+    if (this.cursor) await this.loadOlder();
+    return true;
+  }
+
   /**
    * The messages newer than what is loaded (after a reconnect): `since` the newest known date, from the
    * current month back to that date's month.

@@ -5,17 +5,23 @@ import type { ChatSocketHandlers } from '../../../lib/socket';
 import { queryClient } from '../../../lib/query';
 import { useSession } from '../../../stores/session';
 import { useUi } from '../../../stores/ui';
-import { accountKeys } from '../../account/api';
+import { queryKeys } from '../../../lib/queryKeys';
 
 const socket = vi.hoisted(() => ({
   handlers: null as ChatSocketHandlers | null,
   sent: [] as unknown[],
+  viewing: [] as (string | null)[],
   endSession: vi.fn(),
 }));
 vi.mock('../../../lib/socket', () => ({
   openChatSocket: (_opts: unknown, handlers: ChatSocketHandlers) => {
     socket.handlers = handlers;
-    return { send: (p: unknown) => (socket.sent.push(p), true), state: 'connected', close: () => {} };
+    return {
+      send: (p: unknown) => (socket.sent.push(p), true),
+      setViewing: (chat: string | null) => socket.viewing.push(chat),
+      state: 'connected',
+      close: () => {},
+    };
   },
   endSessionFromSocket: socket.endSession,
 }));
@@ -136,14 +142,14 @@ describe('the chat service (spec 000 §4)', () => {
   });
 
   it('shows the no-credit prompt instead of sending with a balance of 0', () => {
-    queryClient.setQueryData(accountKeys.balance, { balance: 0 });
+    queryClient.setQueryData(queryKeys.account.balance(), { balance: 0 });
     expect(getChatService()!.sendText(OWN, OTHER, 'hi')).toBe(false);
     expect(socket.sent).toEqual([]);
     expect(useUi.getState().errorDialog).toMatchObject({ kind: 'insufficient' });
   });
 
   it('sends with the contract payload and puts the chat on top at once', () => {
-    queryClient.setQueryData(accountKeys.balance, { balance: 3 });
+    queryClient.setQueryData(queryKeys.account.balance(), { balance: 3 });
     const service = getChatService()!;
     expect(service.sendText(OWN, '14155550199', 'new chat')).toBe(true);
     expect(socket.sent[0]).toMatchObject({
@@ -239,6 +245,19 @@ describe('the chat service (spec 000 §4)', () => {
     await vi.waitFor(() =>
       expect(api.call).toHaveBeenCalledWith(endpoints.getChatListByDate, { since: 2000 }, { silent: true }),
     );
+  });
+
+  it('tells the server which chat the visible page shows, so it pushes nothing for it (issue 23)', () => {
+    getChatService();
+    socket.viewing.length = 0;
+    useChatsUi.getState().select(KEY);
+    expect(socket.viewing.at(-1)).toBe(KEY);
+    useUi.getState().navigate('contacts');
+    expect(socket.viewing.at(-1)).toBeNull();
+    useUi.getState().navigate('chats');
+    expect(socket.viewing.at(-1)).toBe(KEY);
+    useChatsUi.getState().select(null);
+    expect(socket.viewing.at(-1)).toBeNull();
   });
 
   it('drops a pushed message that breaks the contract', () => {

@@ -1,17 +1,14 @@
 import {
   chatKey,
   constants,
-  endpoints,
   isSessionCode,
   R,
   ReceiveMessage,
   type ChatListItem,
   type Message,
 } from '@numa/contract';
-import { call } from '../../../lib/api';
 import { brand } from '../../../lib/config';
 import { currentLanguageCode, i18n, retcodeText } from '../../../lib/i18n';
-import { queryClient } from '../../../lib/query';
 import {
   endSessionFromSocket,
   openChatSocket,
@@ -21,7 +18,8 @@ import {
 import { storage } from '../../../lib/storage';
 import { onSessionReset, useSession } from '../../../stores/session';
 import { useUi } from '../../../stores/ui';
-import { accountKeys } from '../../account/api';
+import { cachedBalance, refreshBalance } from '../../../shared/api/account';
+import { deleteChat, fetchChatList, fetchChatListSince, fetchDialogPage } from '../api/chats';
 import { lookupContactName } from '../extensions';
 import { formatFullNumber, splitFullNumber } from '../logic/number';
 import { shouldNotify, shouldRaiseUnread } from '../logic/unread';
@@ -108,6 +106,16 @@ export class ChatService {
       this.list.subscribe(() => useUi.getState().setUnread(this.list.getSnapshot().total)),
     );
     useUi.getState().setUnread(this.list.getSnapshot().total);
+    // the server sends no push for the chat this page shows while visible (issue 23)
+    const tellViewing = () => {
+      const key = useChatsUi.getState().selectedKey;
+      const shown = key !== null && document.visibilityState === 'visible' && this.isOpen(key);
+      this.socket?.setViewing(shown ? key : null);
+    };
+    document.addEventListener('visibilitychange', tellViewing);
+    this.unsubscribers.push(useChatsUi.subscribe(tellViewing), useUi.subscribe(tellViewing), () =>
+      document.removeEventListener('visibilitychange', tellViewing),
+    );
     void this.loadList();
   }
 
@@ -126,7 +134,7 @@ export class ChatService {
     this.status.set({ listLoading: true });
     this.list.setStatus('loading');
     try {
-      const res = await call(endpoints.getChatList, { months: constants.chatListMonths }, { silent: true });
+      const res = await fetchChatList();
       if (this.disposed) return;
       this.list.applyList(res.chatList, res.serverTime, { replace: true, isOpen: (k) => this.isOpen(k) });
     } catch {
@@ -141,7 +149,7 @@ export class ChatService {
     const since = this.list.serverTime;
     if (since === null) return this.loadList();
     try {
-      const res = await call(endpoints.getChatListByDate, { since }, { silent: true });
+      const res = await fetchChatListSince(since);
       if (this.disposed) return;
       this.list.applyList(res.chatList, res.serverTime, { replace: false, isOpen: (k) => this.isOpen(k) });
       for (const item of res.chatList) {
@@ -184,8 +192,7 @@ export class ChatService {
         ownFullNumber,
         otherFullNumber,
         {
-          fetchPage: (q) =>
-            call(endpoints.getDialogList, { ...q, pageSize: constants.messagePageSize }, { silent: true }),
+          fetchPage: fetchDialogPage,
           emit: (payload) => this.socket?.send(payload) ?? false,
           now: () => Date.now(),
           releasePreview: (url) => URL.revokeObjectURL(url),
@@ -211,7 +218,7 @@ export class ChatService {
 
   /** Balance above 0, or the no-credit prompt (spec 000 §5). Unknown balance: the server decides. */
   private hasCredit(): boolean {
-    const data = queryClient.getQueryData<{ balance: number }>(accountKeys.balance);
+    const data = cachedBalance();
     if (data && data.balance <= 0) {
       useUi.getState().showError({ kind: 'insufficient', message: retcodeText(R.insufficientBalance) });
       return false;
@@ -298,12 +305,12 @@ export class ChatService {
       status: m.status,
       highlightTarget: m.highlightTarget,
       highlightText: m.highlightText,
+      ...(m.delivered ? { delivered: true as const } : {}),
     };
     const convo = this.convos.get(key);
     if (!incoming) {
       const mine = convo?.confirm(message, m.retmsg) ?? false;
-      if (m.status === constants.messageStatus.sent)
-        void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+      if (m.status === constants.messageStatus.sent) void refreshBalance();
       if (mine && m.status === constants.messageStatus.failed)
         this.onSendFailed(key, m.smsId, m.retcode, m.retmsg);
     } else {
@@ -340,7 +347,7 @@ export class ChatService {
     } else if (retcode === R.captchaRequired) {
       useChatsUi.getState().setModal({ kind: 'captcha', key, smsId });
     } else if (retcode === R.insufficientBalance) {
-      void queryClient.invalidateQueries({ queryKey: accountKeys.balance });
+      void refreshBalance();
       useUi.getState().showError({ kind: 'insufficient', message: text });
     } else if (retcode !== undefined && isSessionCode(retcode)) {
       endSessionFromSocket(retcode, text);
@@ -369,7 +376,7 @@ export class ChatService {
     try {
       for (let attempt = 0; attempt < 2; attempt++) {
         try {
-          await call(endpoints.delSms, { from, to }, { silent: true });
+          await deleteChat(from, to);
           return true;
         } catch {
           /* once more */
