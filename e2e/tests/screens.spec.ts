@@ -289,6 +289,9 @@ test('6. back from Recharge during New number: step 2 with the number and the pl
 });
 
 test('7. the renewal-failed notice offers Recharge (both languages)', async ({ browser }) => {
+  // five operator commands and two signed-in windows: beside the unit suites in `npm test` this took
+  // over the default minute once
+  test.setTimeout(120_000);
   // 4.09 of 5 rents the number: its next rent cannot be paid
   const short = await newAccount('5');
   const full = await rent(short);
