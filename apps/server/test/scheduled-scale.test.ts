@@ -66,7 +66,7 @@ describe(`scheduled messages at scale (${testDbKind}, ${N} due)`, () => {
       const started = performance.now();
       await t.app.deps.jobs.drain();
       const ms = performance.now() - started;
-      console.info(`${N} scheduled messages sent in ${(ms / 1000).toFixed(1)} s (${testDbKind})`);
+      console.warn(`${N} scheduled messages sent in ${(ms / 1000).toFixed(1)} s (${testDbKind})`);
 
       const [r] = await t.db.query<{ sent: number; other: number; msgs: number; bills: number; dup: number }>(
         `SELECT
