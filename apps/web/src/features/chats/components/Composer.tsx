@@ -255,6 +255,19 @@ export function Composer({
           }}
           onPick={(text) => insertTemplate(text)}
         />
+        {sendLater && (
+          <Button
+            className="button composer-later"
+            onPress={() => {
+              setNotice(null);
+              setLater(messageText(editor.current?.innerHTML ?? ''));
+            }}
+            isDisabled={blockFinal || !hasText}
+          >
+            <ClockIcon />
+            <span className="composer-later-text">{t('chats.input.sendLater')}</span>
+          </Button>
+        )}
       </div>
       <div className="composer-row">
         <div
@@ -279,19 +292,6 @@ export function Composer({
           onBlur={remember}
           onFocus={onFocus}
         />
-        {sendLater && (
-          <Button
-            className="button composer-later"
-            onPress={() => {
-              setNotice(null);
-              setLater(messageText(editor.current?.innerHTML ?? ''));
-            }}
-            isDisabled={blockFinal || !hasText}
-          >
-            <ClockIcon />
-            <span className="composer-later-text">{t('chats.input.sendLater')}</span>
-          </Button>
-        )}
         <Button className="button primary composer-send" onPress={send} isDisabled={!canSend || !hasText}>
           <SendIcon />
           {t('chats.input.send')}
