@@ -44,6 +44,7 @@ import codeRoutes from './routes/codes';
 import cellPlanRoutes from './routes/cellPlans';
 import contactRoutes from './routes/contacts';
 import templateRoutes from './routes/templates';
+import scheduledRoutes from './routes/scheduled';
 import developerRoutes from './routes/developer';
 import pushRoutes from './routes/push';
 import devRoutes from './routes/dev';
@@ -67,6 +68,7 @@ import type { CodeSupplyPort } from './providers/codes/port';
 import { createCodeSuppliers } from './providers/codes';
 import { createContactService } from './services/contacts';
 import { createTemplateService } from './services/templates';
+import { createScheduledService } from './services/scheduled';
 import { createDemoService } from './services/demo';
 import { createDevService } from './services/dev';
 import { createHealthService } from './services/health';
@@ -302,6 +304,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     codesOperator: createCodesOperator(db, codeSuppliers, clock),
     contacts: createContactService(db),
     templates: createTemplateService(db),
+    scheduled: createScheduledService({
+      db,
+      jobs,
+      clock,
+      realtime,
+      log: app.log,
+      send: (sender, p) => deps.chats.send(sender, p),
+    }),
     demo: createDemoService(db),
     devTools: createDevService(db),
     health: createHealthService(db),
@@ -444,6 +454,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes);
   await app.register(contactRoutes);
   await app.register(templateRoutes);
+  await app.register(scheduledRoutes);
   await app.register(verifyRoutes);
   await app.register(profileRoutes);
   await app.register(inviteRoutes);

@@ -20,6 +20,7 @@ import type { CodesService } from './services/codes';
 import type { CodesOperator } from './services/codes/operator';
 import type { ContactService } from './services/contacts';
 import type { TemplateService } from './services/templates';
+import type { ScheduledService } from './services/scheduled';
 import type { DemoService } from './services/demo';
 import type { DevService } from './services/dev';
 import type { HealthService } from './services/health';
@@ -87,6 +88,7 @@ export interface Deps {
   contacts: ContactService;
   /** Saved replies (issue 22 §3). */
   templates: TemplateService;
+  scheduled: ScheduledService;
   demo: DemoService;
   devTools: DevService;
   health: HealthService;

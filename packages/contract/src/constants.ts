@@ -118,6 +118,16 @@ export const constants = {
   templatesMax: 50,
   templateNameMax: 40,
   templateTextMax: 1000,
+  /**
+   * Scheduled messages (issue 22 §2, decided): SMS only, the text's length, how far ahead (days), how
+   * soon at the earliest (ms from now), and how many may wait per account.
+   */
+  scheduled: {
+    textMax: 1600,
+    maxAheadDays: 366,
+    minLeadMs: 60_000,
+    maxWaiting: 100,
+  },
   nearBottomPx: 200,
   phoneMinDigits: 5,
   phoneKeepLastChars: 11,

@@ -18,6 +18,7 @@ export * from './api/invite';
 export * from './api/numbers';
 export * from './api/codes';
 export * from './api/templates';
+export * from './api/scheduled';
 export { endpoints } from './api/index';
 export type { Endpoints, EndpointName } from './api/index';
 export * from './phone';

@@ -4,6 +4,7 @@ import { constants } from './constants';
 import { sessionCodes } from './retcodes';
 import { MediaList, MessageStatus, MessageType, PartyNumber, SmsId } from './api/chats';
 import { SmsItem } from './api/codes';
+import { ScheduledMessage } from './api/scheduled';
 
 /*
  * The real-time channel (spec 000 §7): socket.io at path /webchat, token in the handshake query,
@@ -24,6 +25,7 @@ export const socketEvents = {
   balance: 'balance',
   codeSms: 'codeSms',
   renewalFailed: 'renewalFailed',
+  scheduled: 'scheduled',
 } as const;
 
 /**
@@ -153,6 +155,13 @@ export const RenewalFailedEvent = z.object({
 });
 export type RenewalFailedEvent = z.infer<typeof RenewalFailedEvent>;
 
+/**
+ * A scheduled message changed (ours, issue 22 §2): scheduled, edited, cancelled, sending, sent or
+ * failed. Every socket of the account gets it, so each open tab updates the conversation's list.
+ */
+export const ScheduledEvent = z.object({ scheduled: ScheduledMessage });
+export type ScheduledEvent = z.infer<typeof ScheduledEvent>;
+
 /** socket.io typings: `io<ServerToClientEvents, ClientToServerEvents>()`. */
 export interface ClientToServerEvents {
   sendMessage: (payload: z.input<typeof SendPayload>) => void;
@@ -165,4 +174,5 @@ export interface ServerToClientEvents {
   balance: (event: BalanceEvent) => void;
   codeSms: (event: CodeSmsEvent) => void;
   renewalFailed: (event: RenewalFailedEvent) => void;
+  scheduled: (event: ScheduledEvent) => void;
 }

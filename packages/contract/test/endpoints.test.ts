@@ -73,6 +73,18 @@ const addressBook = {
   phoneList: [{ phone: '+14155550123', telCode: '1', tag: 'Mobile' }],
   email: 'ann@example.com',
 };
+/** A scheduled message (issue 22 §2). */
+const scheduledItem = {
+  id: '7',
+  fromNumber: '14155550101',
+  toNumber: '14155550102',
+  text: 'See you at 6',
+  sendAt: 1_780_000_000_000,
+  status: 'waiting',
+  version: 1,
+  retmsg: '',
+};
+
 const bannerAds = {
   bannerAdsRedirectUrl: 'https://example.com/promo',
   bannerAdsPictureUrl: 'https://example.com/promo.png',
@@ -299,6 +311,40 @@ const fixtures: Record<EndpointName, Fixture> = {
     invalidInput: { id: 'abc' },
     validOutput: { deleted: true },
     invalidOutput: { deleted: 'yes' },
+  },
+  scheduleMessage: {
+    validInput: {
+      fromNumber: '14155550101',
+      toNumber: '14155550102',
+      text: ' See you at 6 ',
+      sendAt: 1_780_000_000_000,
+    },
+    invalidInput: { fromNumber: '14155550101', toNumber: '14155550102', text: '', sendAt: 1_780_000_000_000 },
+    validOutput: { scheduled: scheduledItem },
+    invalidOutput: { scheduled: { ...scheduledItem, status: 'queued' } },
+  },
+  getScheduledMessages: {
+    validInput: { fromNumber: '14155550101', toNumber: '14155550102' },
+    invalidInput: { fromNumber: '+1 415', toNumber: '14155550102' },
+    validOutput: {
+      scheduled: [
+        scheduledItem,
+        { ...scheduledItem, status: 'failed', retcode: 400001, retmsg: 'Balance too low' },
+      ],
+    },
+    invalidOutput: { scheduled: [{ ...scheduledItem, sendAt: 'tomorrow' }] },
+  },
+  editScheduledMessage: {
+    validInput: { id: '7', version: 1, text: 'See you at 7', sendAt: 1_780_000_000_000 },
+    invalidInput: { id: '7', version: 0, text: 'x', sendAt: 1_780_000_000_000 },
+    validOutput: { scheduled: { ...scheduledItem, version: 2 } },
+    invalidOutput: { scheduled: { ...scheduledItem, version: 0 } },
+  },
+  cancelScheduledMessage: {
+    validInput: { id: '7' },
+    invalidInput: { id: 'seven' },
+    validOutput: { scheduled: { ...scheduledItem, status: 'cancelled' } },
+    invalidOutput: { scheduled: { ...scheduledItem, id: 7 } },
   },
   getAdConfig: {
     validInput: {},

@@ -67,6 +67,8 @@ describe('socket constants', () => {
       codeSms: 'codeSms',
       // beyond the spec: a number's rent could not be paid, the grace period started (issue 11)
       renewalFailed: 'renewalFailed',
+      // beyond the spec: a scheduled message changed (issue 22 §2)
+      scheduled: 'scheduled',
     });
     expect(constants.mmsMaxBytes).toBe(5 * 1024 * 1024);
     expect(constants.mmsMimeTypes).toContain('image/jpeg');

@@ -27,6 +27,11 @@ export const jobRegistry = {
     does: 'hands one stored outgoing message to the carrier (born claimed by the sending server)',
   },
 
+  'chats.scheduled': {
+    module: 'services/scheduled.ts',
+    does: 'sends one scheduled message at its time through the send path (one job per version of the row)',
+  },
+
   // top-up
   'payments.expire': {
     module: 'services/payments/orders.ts',

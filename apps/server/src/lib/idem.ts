@@ -56,7 +56,9 @@ export type IdemKind =
   /** a push notification's job: (subscription id, event key) */
   | 'push'
   /** one period of a recurring schedule: (schedule name, period start ms) */
-  | 'schedule';
+  | 'schedule'
+  /** a scheduled message's send job: (scheduled message id, version) */
+  | 'sched';
 
 /**
  * The one way to build a key: `idemKey('msg', accountId, smsId)` → `msg:12:abc`. Only the last part

@@ -5,6 +5,7 @@ import {
   type CodeSmsEvent,
   type Lang,
   type RenewalFailedEvent,
+  type ScheduledEvent,
   type ServerToClientEvents,
 } from '@numa/contract';
 // the message's wire shape, not the chats service (which holds the hub): no cycle
@@ -120,5 +121,12 @@ export class RealtimeHub {
     const io = this.io;
     if (!io) return;
     for (const lang of langs) io.to(langRoom(accountId, lang)).emit(socketEvents.codeSms, event(lang));
+  }
+
+  /** A scheduled message changed (issue 22 §2): to every socket of the account, each in its language. */
+  emitScheduled(accountId: number, event: (lang: Lang) => ScheduledEvent) {
+    const io = this.io;
+    if (!io) return;
+    for (const lang of langs) io.to(langRoom(accountId, lang)).emit(socketEvents.scheduled, event(lang));
   }
 }

@@ -58,6 +58,16 @@ export default async function devRoutes(app: FastifyInstance) {
   });
 
   /**
+   * `POST /dev/scheduled/run {fromNumber}`: the waiting scheduled messages from an own number become
+   * due now and are sent (through the job's own claim and the send path), as if their time had come.
+   */
+  app.post('/dev/scheduled/run', async (req) => {
+    const parsed = z.strictObject({ fromNumber: FullNumber }).safeParse(req.body ?? {});
+    if (!parsed.success) throw invalid(parsed.error);
+    return { sent: await app.deps.scheduled.runDueNow(parsed.data.fromNumber) };
+  });
+
+  /**
    * `POST /dev/code-sms {number, app, text, sender?}`: any text sent to a locked number as if by the
    * app (stored and charged like a real code SMS). Answers the receive result; 'unmatched' when the
    * number is not locked for the app.

@@ -28,6 +28,8 @@ export const queryKeys = {
   },
   /** The account's saved replies (issue 22 §3): the composer's menu and the Account panel. */
   templates: () => ['chats', 'templates'] as const,
+  /** A conversation's scheduled messages (issue 22 §2): waiting, sending or failed. */
+  scheduled: (from: string, to: string) => ['chats', 'scheduled', from, to] as const,
   /** Message search results of a query (issue 22 §1), paged by cursor. */
   chatSearch: (q: string) => ['chats', 'search', q] as const,
   ads: {

@@ -1,5 +1,6 @@
 import { applyBalanceEvent } from './balance';
 import { applyRenewalFailed } from './renewalNotice';
+import { applyScheduledEvent } from './scheduledEvent';
 import { io, type Socket } from 'socket.io-client';
 import {
   constants,
@@ -183,6 +184,7 @@ export function openChatSocket(opts: OpenOptions, handlers: ChatSocketHandlers):
   socket.on(socketEvents.receiveMessage, (raw: unknown) => handlers.onMessage(raw));
   socket.on(socketEvents.balance, (raw: unknown) => applyBalanceEvent(raw));
   socket.on(socketEvents.renewalFailed, (raw: unknown) => applyRenewalFailed(raw));
+  socket.on(socketEvents.scheduled, (raw: unknown) => applyScheduledEvent(raw));
 
   socket.on(socketEvents.kicked, (raw: unknown) => {
     const parsed = Kicked.safeParse(raw);

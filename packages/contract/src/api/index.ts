@@ -11,6 +11,7 @@ import * as invite from './invite';
 import * as numbers from './numbers';
 import * as codes from './codes';
 import * as templates from './templates';
+import * as scheduled from './scheduled';
 
 /** Every HTTP call of both spec documents, by name. */
 export const endpoints = {
@@ -26,6 +27,7 @@ export const endpoints = {
   ...pick(numbers),
   ...pick(codes),
   ...pick(templates),
+  ...pick(scheduled),
 } as const;
 
 export type Endpoints = typeof endpoints;

@@ -14,6 +14,7 @@ import type { PaymentsTables } from './payments';
 import type { NumbersTables } from './numbers';
 import type { PricingTables } from './pricing';
 import type { RentalsTables } from './rentals';
+import type { ScheduledTables } from './scheduled';
 
 import type { PushTables } from './push';
 import type { SecurityTables } from './security';
@@ -45,6 +46,7 @@ export interface DB
     PricingTables,
     PushTables,
     RentalsTables,
+    ScheduledTables,
     SecurityTables,
     SigninTables,
     SttTables,

@@ -7,9 +7,11 @@ import { checkPicture } from '../../../lib/imageType';
 import { acceptedImageTypes, prepareImage } from '../logic/image';
 import { messageText } from '../logic/sanitize';
 import type { OutgoingImage } from '../state/service';
+import { SendLater } from '../scheduled/lazy';
+import { shownTime } from '../scheduled/time';
 import { TemplateMenu } from '../templates/TemplateMenu';
 import { EmojiPicker } from './EmojiPicker';
-import { ImageIcon, SendIcon } from './icons';
+import { ClockIcon, ImageIcon, SendIcon } from './icons';
 
 export interface ComposerProps {
   /** Sending is allowed now (spec 000 §5: connected, no call running, a chat chosen, not picking). */
@@ -27,6 +29,8 @@ export interface ComposerProps {
   onFocus?(): void;
   /** Moves focus to the box when it appears (a chat was opened). */
   autoFocus?: boolean;
+  /** The conversation a "Send later" schedules into (issue 22 §2); none: no Send later button. */
+  sendLater?: { fromNumber: string; toNumber: string } | undefined;
 }
 
 /** Inserts plain text at the caret (keeps the browser's undo where it can). */
@@ -54,6 +58,7 @@ export function Composer({
   onSendImage,
   onFocus,
   autoFocus,
+  sendLater,
 }: ComposerProps) {
   const { t } = useTranslation();
   const showAlert = useUi((s) => s.showAlert);
@@ -68,6 +73,10 @@ export function Composer({
   const [told, setTold] = useState<string | null>(null);
   /** The Templates menu (issue 22 §3) is open; `/` in an empty box opens it too. */
   const [templatesOpen, setTemplatesOpen] = useState(false);
+  /** The Send later dialog is open with this text (issue 22 §2). */
+  const [later, setLater] = useState<string | null>(null);
+  /** What the status line says after a message was scheduled. */
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     if (autoFocus) editor.current?.focus();
@@ -246,6 +255,19 @@ export function Composer({
           }}
           onPick={(text) => insertTemplate(text)}
         />
+        {sendLater && (
+          <Button
+            className="button composer-later"
+            onPress={() => {
+              setNotice(null);
+              setLater(messageText(editor.current?.innerHTML ?? ''));
+            }}
+            isDisabled={blockFinal || !hasText}
+          >
+            <ClockIcon />
+            <span className="composer-later-text">{t('chats.input.sendLater')}</span>
+          </Button>
+        )}
       </div>
       <div className="composer-row">
         <div
@@ -276,8 +298,29 @@ export function Composer({
         </Button>
       </div>
       <p className="composer-status" role="status" aria-live="polite">
-        {queued ? t('chats.input.willSend') : told}
+        {queued ? t('chats.input.willSend') : (told ?? notice)}
       </p>
+      {sendLater && (
+        <SendLater
+          isOpen={later !== null}
+          onClose={() => {
+            setLater(null);
+            editor.current?.focus();
+          }}
+          fromNumber={sendLater.fromNumber}
+          toNumber={sendLater.toNumber}
+          initialText={later ?? ''}
+          onDone={(at) => {
+            setLater(null);
+            const el = editor.current;
+            if (el) el.innerHTML = '';
+            saved.current = null;
+            setHasText(false);
+            setNotice(t('chats.input.scheduled', { when: shownTime(at) }));
+            el?.focus();
+          }}
+        />
+      )}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { Avatar } from './Avatar';
 import { Composer } from './Composer';
 import { GlobeSmallIcon } from './icons';
 import { MessageView } from './MessageView';
+import { ScheduledList } from '../scheduled/ScheduledList';
 
 export { splitKey };
 
@@ -88,12 +89,20 @@ export function ConversationBody({
         label={t('chats.conversation.label', { name })}
         onRetry={(smsId) => service.retry(convo.key, smsId)}
       />
+      {replyable && !extraBlock && (
+        <ScheduledList fromNumber={convo.ownFullNumber} toNumber={convo.otherFullNumber} />
+      )}
       <Composer
         canSend={canSend}
         blockedHint={hint}
         blockFinal={!replyable || !!extraBlock}
         autoFocus={autoFocus ?? false}
         onFocus={() => service.markRead(convo.key)}
+        sendLater={
+          replyable && !extraBlock
+            ? { fromNumber: convo.ownFullNumber, toNumber: convo.otherFullNumber }
+            : undefined
+        }
         onSendText={(text) => {
           const ok = service.sendText(convo.ownFullNumber, convo.otherFullNumber, text);
           if (ok) onSent?.();

@@ -15,6 +15,12 @@ export const SendIcon = (p: SVGProps<SVGSVGElement>) => (
     <path d="M11.5 13.5L20 4" />
   </svg>
 );
+export const ClockIcon = (p: SVGProps<SVGSVGElement>) => (
+  <svg {...base(p)}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </svg>
+);
 export const ImageIcon = (p: SVGProps<SVGSVGElement>) => (
   <svg {...base(p)}>
     <rect x="3" y="4" width="18" height="16" rx="2.5" />
