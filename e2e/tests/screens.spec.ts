@@ -232,7 +232,7 @@ test('5. Cancel on the provider’s page is reported back in the payment dialog'
     await provider.getByRole('button', { name: 'Cancel' }).click();
     const dialog = page.getByRole('dialog', { name: l === 'en' ? 'Payment' : '支付' });
     await expect(dialog.getByRole('alert')).toHaveText(
-      l === 'en' ? 'You cancelled the payment.' : '您已取消支付。',
+      l === 'en' ? 'The payment was not completed: you cancelled it.' : '支付未完成：您已取消支付。',
     );
     await expect(dialog.getByRole('button', { name: l === 'en' ? 'Try again' : '重试' })).toBeVisible();
     if (l === 'en') await shot('cancelled');

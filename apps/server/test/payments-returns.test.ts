@@ -543,6 +543,78 @@ describe(`money going back through Stripe (${testDbKind})`, () => {
     expect(b.bills.at(-1)).toMatchObject({ type: bt.chargeback, charge: -230_000 });
   });
 
+  it('Cancel at Stripe Checkout: the signed cancel URL closes the order and expires the session once; forged links change nothing; a late payment credits once (issue 20)', async () => {
+    const u = await newUser(() => s);
+    const other = await newUser(() => s);
+    const r = await u.c.post('/web/paySubmit', {
+      payment_method: 'creditCard',
+      productid: 'card_web_usd_CUSTOM',
+      custom_amount: 20,
+      return_url: 'http://localhost/numbers',
+    });
+    const orderId = r.body.data.orderId as string;
+    const sessionId = new URL(r.body.data.paymentUrl as string).pathname.split('/').pop()!;
+    const theirs = await stripeOrder(other, false);
+    const cancelUrl = new URL(fake.sessions.get(sessionId)!.cancel_url as string);
+    expect(cancelUrl.pathname).toBe('/pay/cancel/stripe');
+    expect(cancelUrl.searchParams.get('order')).toBe(orderId);
+    const sig = cancelUrl.searchParams.get('sig')!;
+    expect(sig).toMatch(/^[0-9a-f]{64}$/);
+    const get = (url: string) => s.app.inject({ url, headers: { host: 'localhost' } });
+    const status = async (id: string, c = u.c) =>
+      (await c.get('/web/queryPaymentStatus', { orderId: id })).body.data.status as string;
+
+    // forged (another order's id with this signature, a flipped signature), unsigned, malformed:
+    // refused with a retcode, and nothing changes
+    const refused: [string, number][] = [
+      [`/pay/cancel/stripe?order=${theirs.orderId}&sig=${sig}`, 100003],
+      [`/pay/cancel/stripe?order=${orderId}&sig=${sig.replace(/^./, sig[0] === '0' ? '1' : '0')}`, 100003],
+      [`/pay/cancel/stripe?order=${orderId}`, 100001],
+      [`/pay/cancel/stripe?order=${orderId}&sig=`, 100001],
+      [`/pay/cancel/stripe?order=${orderId}&sig=${sig.slice(2)}`, 100001],
+      [`/pay/cancel/stripe?order=abc&sig=${sig}`, 100001],
+      [`/pay/cancel/stripe?order=0${orderId}&sig=${sig}`, 100001],
+      [`/pay/cancel/stripe?sig=${sig}`, 100001],
+    ];
+    for (const [url, retcode] of refused) {
+      const res = await get(url);
+      expect(res.json().retcode, url).toBe(retcode);
+      expect(res.statusCode, url).toBe(retcode === 100003 ? 403 : 400);
+    }
+    expect(await status(orderId)).toBe('pending');
+    expect(await status(theirs.orderId, other.c)).toBe('pending');
+    expect(fake.sessions.get(sessionId)!.status).toBe('open');
+    expect(fake.sessions.get(theirs.sessionId)!.status).toBe('open');
+
+    // the real link: the order is cancelled, the session expired, the payer goes back
+    const back = await get(cancelUrl.pathname + cancelUrl.search);
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe('http://localhost/numbers');
+    expect(await status(orderId)).toBe('cancelled');
+    expect(fake.sessions.get(sessionId)!.status).toBe('expired');
+    // a replay changes nothing and still goes back
+    const expires = () => fake.requests.filter((x) => x.endsWith(`${sessionId}/expire`)).length;
+    const before = expires();
+    expect((await get(cancelUrl.pathname + cancelUrl.search)).statusCode).toBe(303);
+    expect(await status(orderId)).toBe('cancelled');
+    expect(expires()).toBe(before);
+    expect((await books(u.accountId, s)).bills).toEqual([]);
+
+    // a payment that went through after all is credited once, and a replay of it moves nothing
+    fake.pay(sessionId);
+    const late = `evt_late_${sessionId}`;
+    expect(await post('checkout.session.completed', fake.sessions.get(sessionId)!, late)).toBe('credited');
+    expect(await post('checkout.session.completed', fake.sessions.get(sessionId)!, late)).toBe('duplicate');
+    expect(await completed(sessionId)).toBe('ignored');
+    expect(await status(orderId)).toBe('paid');
+    // a cancel link of a paid order never touches it
+    expect((await get(cancelUrl.pathname + cancelUrl.search)).statusCode).toBe(303);
+    expect(await status(orderId)).toBe('paid');
+    const b = await books(u.accountId, s);
+    expect(b.bills.map((x) => [x.type, x.charge])).toEqual([[bt.recharge, 230_000]]);
+    expect((await books(other.accountId, s)).bills).toEqual([]);
+  });
+
   it("the operator's refund goes through Stripe's refunds API and its refund.created webhook moves nothing more", async () => {
     const u = await newUser(() => s);
     const o = await stripeOrder(u);

@@ -23,6 +23,8 @@ export class StripeFake {
   readonly charges = new Map<string, Obj>();
   readonly refunds = new Map<string, Obj>();
   readonly disputes = new Map<string, Obj>();
+  /** Every API call received: `METHOD path`. */
+  readonly requests: string[] = [];
   /** Every refund create request's form. */
   readonly refundRequests: URLSearchParams[] = [];
   private server: Server | null = null;
@@ -125,6 +127,7 @@ export class StripeFake {
       res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++this.seq}` });
       res.end(JSON.stringify(v));
     };
+    this.requests.push(`${method} ${new URL(rawUrl, 'http://x').pathname}`);
     if (auth !== `Bearer ${this.key}`)
       return json(401, { error: { type: 'invalid_request_error', message: 'bad key' } });
     const url = new URL(rawUrl, 'http://x');
@@ -156,6 +159,8 @@ export class StripeFake {
         amount_subtotal: Number(form.get('line_items[0][price_data][unit_amount]')),
         currency: form.get('line_items[0][price_data][currency]'),
         client_reference_id: form.get('client_reference_id'),
+        success_url: form.get('success_url'),
+        cancel_url: form.get('cancel_url'),
         metadata,
         payment_intent: null,
         payment_status: 'unpaid',

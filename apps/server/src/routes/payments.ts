@@ -4,6 +4,7 @@ import { ApiError } from '../lib/errors';
 import { invalid, route } from '../lib/route';
 import { paypalCancelPath, paypalReturnPath } from '../providers/payments/paypal';
 import { SandboxPayments, type SandboxAction } from '../providers/payments/sandbox';
+import { stripeCancelPath } from '../providers/payments/stripe';
 
 /** Where the sandbox's Cancel sends the payer (a provider's cancel URL). */
 const sandboxCancelPath = '/pay/cancel/sandbox';
@@ -208,8 +209,22 @@ export default async function paymentRoutes(app: FastifyInstance) {
     // (issue 20), then the payer goes back to where the payment started
     hooks.get(paypalCancelPath, returnLimit, async (req, reply) => {
       const token = tokenOf(req);
-      const order = token ? await payments.cancelledByPayer('paypal', token) : null;
+      const order = token ? await payments.cancelledByPayer('paypal', { ref: token }) : null;
       return reply.redirect(backTo(req, order?.returnUrl ?? null), 303);
+    });
+
+    // Stripe Checkout's Cancel: its cancel URL names our order and carries its signature (Stripe puts
+    // no session id in it). A malformed or unsigned link is refused (100001), a forged one too (100003);
+    // neither changes anything. No Stripe here: no such page (100002).
+    hooks.get(stripeCancelPath, returnLimit, async (req, reply) => {
+      const { order, sig } = (req.query ?? {}) as { order?: unknown; sig?: unknown };
+      if (typeof order !== 'string' || !/^[1-9]\d{0,14}$/.test(order))
+        throw new ApiError(100001, null, 'order');
+      if (typeof sig !== 'string' || !/^[0-9a-f]{64}$/.test(sig)) throw new ApiError(100001, null, 'sig');
+      if (!payments.hasProvider('stripe')) throw new ApiError(100002);
+      if (!payments.cancelSigned('stripe', Number(order), sig)) throw new ApiError(100003, null, 'sig');
+      const r = await payments.cancelledByPayer('stripe', { orderId: Number(order) });
+      return reply.redirect(backTo(req, r?.returnUrl ?? null), 303);
     });
 
     if (!sandbox) return;
@@ -221,7 +236,7 @@ export default async function paymentRoutes(app: FastifyInstance) {
     hooks.get(sandboxCancelPath, returnLimit, async (req, reply) => {
       const { ref } = (req.query ?? {}) as { ref?: unknown };
       if (typeof ref !== 'string' || !/^sbx_[0-9a-f]{24}$/.test(ref)) throw new ApiError(100001, null, 'ref');
-      const order = await payments.cancelledByPayer('sandbox', ref);
+      const order = await payments.cancelledByPayer('sandbox', { ref });
       return reply.redirect(backTo(req, order?.returnUrl ?? null), 303);
     });
     hooks.get('/pay/sandbox/:ref', async (req, reply) => {

@@ -1,5 +1,6 @@
-import { Suspense, useEffect } from 'react';
+import { Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { lazyNamed } from '../components/lazy';
 import { Loading } from '../components/Spinner';
 import { useSession } from '../stores/session';
 import { parsePath, useUi } from '../stores/ui';
@@ -12,6 +13,9 @@ import { UnavailableTab } from './UnavailableTab';
 import { tabs } from './visibility';
 import { useTokenRefresh } from './useTokenRefresh';
 import { AccountDialogs } from './AccountDialogs';
+import { useShortcuts } from './useShortcuts';
+
+const ShortcutsDialog = lazyNamed(() => import('./ShortcutsDialog'), 'ShortcutsDialog');
 
 /** The favicon (an SVG data URL) with a red dot in its corner: there are unread messages. */
 const withDot = (href: string) =>
@@ -28,6 +32,15 @@ export function AppShell() {
   const kicked = useSession((s) => s.kicked);
   const token = useSession((s) => s.token);
   useTokenRefresh();
+  // keyboard shortcuts (issue 22 §4): `?` lists them; where one moves the focus it is said politely
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
+  const [announced, setAnnounced] = useState('');
+  const announce = useCallback((text: string) => {
+    // the same words twice are read twice: cleared first, set on the next frame
+    setAnnounced('');
+    requestAnimationFrame(() => setAnnounced(text));
+  }, []);
+  useShortcuts(() => setShortcutsOpen(true), announce);
   // offline (an offline visit opens the app from the service worker's cache): said on every tab
   const offline = useOffline();
 
@@ -117,6 +130,14 @@ export function AppShell() {
       </a>
       <Rail />
       <AccountDialogs />
+      <p className="sr-only" role="status" aria-live="polite" data-testid="shortcut-announce">
+        {announced}
+      </p>
+      {shortcutsOpen && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog isOpen onClose={() => setShortcutsOpen(false)} />
+        </Suspense>
+      )}
       <main id="main" className="content" tabIndex={-1}>
         {/* every signed-in screen has its h1 (the areas title themselves with h2), issue 13 §3.18 */}
         <h1 className="sr-only">{t(`tabs.${current}`)}</h1>

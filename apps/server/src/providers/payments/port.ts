@@ -119,8 +119,14 @@ export interface PaymentProvider {
    * the payment is not one of our checkouts; throws ProviderUnavailable when the provider cannot say.
    */
   findRef?(paymentRef: string): Promise<string | null>;
-  /** Closes an open checkout (the dialog closed); best effort. */
+  /** Closes an open checkout (the dialog closed, or the payer cancelled on its page); best effort. */
   cancel(ref: string): Promise<void>;
+  /**
+   * Providers whose cancel URL names no checkout (Stripe Checkout puts nothing in it) sign our order
+   * id into it instead: whether `sig` is the signature of `orderId` (constant time). Absent where the
+   * cancel URL carries the provider's own reference.
+   */
+  verifyCancel?(orderId: number, sig: string): boolean;
   /**
    * Returns `amount` of a paid checkout's money to the payer. Gives the provider's refund id when it
    * has one, so the refund's own notifications are known as this refund (never debited twice).

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import Stripe from 'stripe';
 import { minor, type Minor } from '@numa/contract';
 import {
@@ -33,6 +34,17 @@ export const stripeMethodTypes: Record<
   alipay: ['alipay'],
   wechatpay: ['wechat_pay'],
 };
+
+/** Where Stripe Checkout's Cancel sends the payer: `?order=<our order id>&sig=<cancelSignature>`. */
+export const stripeCancelPath = '/pay/cancel/stripe';
+
+/**
+ * The signature of an order id in Stripe's cancel URL (issue 20): HMAC-SHA256 keyed with the webhook
+ * secret, hex. Stripe puts no session id in the cancel URL, so the link names our order, and the MAC
+ * keeps anyone from cancelling another payer's order by guessing ids.
+ */
+export const cancelSignature = (secret: string, orderId: number): string =>
+  createHmac('sha256', secret).update(`numa-stripe-cancel:${orderId}`).digest('hex');
 
 /** Minor (ten-thousandths) to Stripe's smallest unit (cents or fen) and back. */
 const toCents = (m: Minor) => Math.round(m / 100);
@@ -113,7 +125,8 @@ export class StripePayments implements PaymentProvider {
         client_reference_id: String(order.orderId),
         metadata: { orderId: String(order.orderId), brand: order.brand },
         success_url: back,
-        cancel_url: back,
+        // Cancel comes to us first (the order closes as cancelled, the dialog says so), then goes back
+        cancel_url: `${order.baseUrl}${stripeCancelPath}?order=${order.orderId}&sig=${cancelSignature(this.config.webhookSecret, order.orderId)}`,
       });
       if (!session.url) throw new Error('Checkout Session without a URL');
       return { ref: session.id, paymentUrl: session.url };
@@ -338,6 +351,12 @@ export class StripePayments implements PaymentProvider {
 
   async cancel(ref: string): Promise<void> {
     await this.stripe.checkout.sessions.expire(ref);
+  }
+
+  verifyCancel(orderId: number, sig: string): boolean {
+    const expected = Buffer.from(cancelSignature(this.config.webhookSecret, orderId), 'hex');
+    const given = Buffer.from(sig, 'hex');
+    return expected.length === given.length && timingSafeEqual(expected, given);
   }
 
   /** Refunds `amount` of the session's payment; the refund's id keys it with its own webhooks. */

@@ -276,17 +276,48 @@ export function createPaymentNotifications(ctx: PaymentContext) {
     },
 
     /**
-     * The payer cancelled on the provider's page, which sent them to our cancel URL (issue 20): a
-     * pending order is closed as cancelled, so the payment dialog says so at its next read. An order
-     * already settled stays as it is. Returns where the payer goes on to, or null (no such order).
+     * The payer cancelled on the provider's page, which sent them to our cancel URL (issue 20): one
+     * path for every provider. A pending order is closed as cancelled (the payment dialog says so at
+     * its next read) and the provider's checkout closed too (best effort: Stripe's session expired, so
+     * it cannot be paid later). An order already settled stays as it is, and so does a replay; a
+     * payment that arrives after all is still credited once (`settle`). The order is named by the
+     * provider's reference, or by our id where the cancel URL names no checkout (Stripe: the link is
+     * signed, see verifyCancel). Returns where the payer goes on to, or null (no such order).
      */
-    async cancelledByPayer(providerName: string, ref: string): Promise<{ returnUrl: string | null } | null> {
-      const order = await paymentsRepo.byRef(db.q, providerName, ref);
+    async cancelledByPayer(
+      providerName: string,
+      which: { ref: string } | { orderId: number },
+    ): Promise<{ returnUrl: string | null } | null> {
+      const p = byName(providerName);
+      const found =
+        'ref' in which
+          ? await paymentsRepo.byRef(db.q, providerName, which.ref)
+          : await paymentsRepo.byId(db.q, which.orderId);
+      const order = found?.provider === providerName ? found : null;
       if (!order) return null;
-      if (order.status === 'pending')
-        await paymentsRepo.close(db.q, order.id, 'cancelled', new Date(clock.now()));
+      const closed =
+        order.status === 'pending'
+          ? await paymentsRepo.close(db.q, order.id, 'cancelled', new Date(clock.now()))
+          : null;
+      if (closed && p && order.providerRef)
+        await p
+          .cancel(order.providerRef)
+          .catch((err: unknown) =>
+            plog.warn(
+              { err, orderId: order.id },
+              'the cancelled checkout could not be closed at the provider',
+            ),
+          );
+      if (closed) plog.info({ orderId: order.id, provider: providerName }, 'payment cancelled by the payer');
       return { returnUrl: order.returnUrl };
     },
+
+    /** Whether a provider of this name runs here. */
+    hasProvider: (providerName: string): boolean => byName(providerName) !== null,
+
+    /** Whether a cancel link naming our order id carries the provider's signature of it. */
+    cancelSigned: (providerName: string, orderId: number, sig: string): boolean =>
+      byName(providerName)?.verifyCancel?.(orderId, sig) ?? false,
 
     /** Where a payer who left the provider's page goes back to (the order's return URL), without asking it. */
     async returnUrlOf(providerName: string, ref: string): Promise<{ returnUrl: string | null } | null> {

@@ -161,6 +161,8 @@ export function ChatList({
   }, [menu]);
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // Alt+↑ / Alt+↓ are the app's next / previous conversation (lib/shortcuts.ts)
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;
     const focused = (document.activeElement as HTMLElement | null)?.closest<HTMLElement>('[data-index]');
     const at = focused ? Number(focused.dataset.index) : -1;

@@ -278,7 +278,8 @@ export function Composer({
           role="textbox"
           aria-multiline="true"
           aria-label={t('chats.input.label')}
-          aria-keyshortcuts="/"
+          aria-keyshortcuts="/ R"
+          data-shortcut="composer"
           aria-placeholder={blockedHint ?? t('chats.input.placeholder')}
           data-placeholder={blockedHint ?? t('chats.input.placeholder')}
           data-empty={!hasText}

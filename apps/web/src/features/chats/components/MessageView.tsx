@@ -101,6 +101,12 @@ export function MessageView({
     if (!last) return;
     const appended = last.key !== before.last;
     const ownSend = appended && last.kind === 'message' && last.message.local === true;
+    if (ownSend) {
+      // a send of this tab counts as at the bottom, wherever the view was
+      stick.current = true;
+      service.nearBottom = true;
+      setShowJump(false);
+    }
     if (before.count === 0 || ownSend || (appended && stick.current)) {
       toBottom();
       return;
@@ -112,7 +118,7 @@ export function MessageView({
       if (now !== undefined && before.firstMessageStart !== undefined)
         el.scrollTop += now - before.firstMessageStart;
     }
-  }, [rows, toBottom, virtualizer]);
+  }, [rows, toBottom, virtualizer, service]);
 
   useEffect(() => () => window.clearTimeout(scrollTimer.current), []);
 
@@ -153,24 +159,65 @@ export function MessageView({
     focus(10);
   }, [found, rows, service, virtualizer]);
 
-  // the pane got shorter or taller (a banner, the window), or what it holds grew (a picture got its
-  // height after the view had scrolled, issue 13 §3.1): a view at the bottom stays pinned there,
-  // unless the user has scrolled up
+  /*
+   * The view at the bottom stays pinned there, before the browser paints: when the pane got shorter or
+   * taller (a banner, the window), when the list's height changed, and when a rendered row grew (a
+   * picture got its height, "Delivered" moved to the newest message: issue 13 §3.1, issue 20 item 10).
+   * The rows are watched themselves because the list's height follows them only once the virtualiser
+   * has measured them again, which took up to 860 ms after a picture loaded (the view stopped 49–189 px
+   * short of the picture meanwhile). Unless the user has scrolled up; a send of this tab is always at
+   * the bottom (the layout effect above).
+   */
+  const pinner = useRef<{ observer: ResizeObserver; height: number } | null>(null);
+  const pin = useCallback(() => {
+    if (pinner.current) return pinner.current.observer;
+    if (typeof ResizeObserver === 'undefined') return null;
+    const state = { observer: null as unknown as ResizeObserver, height: -1 };
+    state.observer = new ResizeObserver(() => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const paneChanged = state.height >= 0 && el.clientHeight !== state.height;
+      state.height = el.clientHeight;
+      if (stick.current || (paneChanged && service.nearBottom)) el.scrollTop = el.scrollHeight;
+    });
+    pinner.current = state;
+    return state.observer;
+  }, [service]);
+  useEffect(
+    () => () => {
+      pinner.current?.observer.disconnect();
+      pinner.current = null;
+    },
+    [pin],
+  );
   const hasRows = rows.length > 0;
   useEffect(() => {
     const el = scrollRef.current;
-    if (!el || !hasRows || typeof ResizeObserver === 'undefined') return;
-    let height = el.clientHeight;
-    const observer = new ResizeObserver(() => {
-      const paneChanged = el.clientHeight !== height;
-      height = el.clientHeight;
-      if (stick.current || (paneChanged && service.nearBottom)) el.scrollTop = el.scrollHeight;
-    });
+    const observer = pin();
+    if (!el || !hasRows || !observer) return;
+    if (pinner.current) pinner.current.height = el.clientHeight;
     observer.observe(el);
     const inner = el.querySelector('.msg-inner');
     if (inner) observer.observe(inner);
-    return () => observer.disconnect();
-  }, [hasRows, service]);
+    return () => {
+      observer.unobserve(el);
+      if (inner) observer.unobserve(inner);
+    };
+  }, [hasRows, pin]);
+  /** A rendered row: measured by the virtualiser, and watched for growth while it is in the page. */
+  const rowRef = useCallback(
+    (node: HTMLDivElement | null) => {
+      virtualizer.measureElement(node);
+      if (!node) return;
+      const observer = pin();
+      observer?.observe(node);
+      return () => {
+        observer?.unobserve(node);
+        virtualizer.measureElement(null);
+      };
+    },
+    [virtualizer, pin],
+  );
 
   const onScroll = () => {
     const el = scrollRef.current;
@@ -245,7 +292,7 @@ export function MessageView({
                   <div
                     key={v.key}
                     data-index={v.index}
-                    ref={virtualizer.measureElement}
+                    ref={rowRef}
                     className={isFound ? 'msg-row msg-found' : 'msg-row'}
                     {...(isFound ? { 'data-sms-id': found.smsId, tabIndex: -1 } : {})}
                     style={{ transform: `translateY(${v.start}px)` }}

@@ -26,7 +26,13 @@ export function ProfileHeader({ onNewSms, canCompose }: { onNewSms: () => void; 
           </dd>
         </div>
       </dl>
-      <Button className="button primary chats-new" onPress={onNewSms} isDisabled={!canCompose}>
+      <Button
+        className="button primary chats-new"
+        onPress={onNewSms}
+        isDisabled={!canCompose}
+        aria-keyshortcuts="N"
+        data-shortcut="newMessage"
+      >
         <ComposeIcon />
         {t('chats.profile.newSms')}
       </Button>
