@@ -219,10 +219,17 @@ export function MessageView({
     [virtualizer, pin],
   );
 
+  /** The pane's last scroll position: only a move up is the user leaving the bottom. */
+  const lastTop = useRef(0);
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
-    const near = isNearBottom(el.scrollHeight, el.scrollTop, el.clientHeight);
+    const movedUp = el.scrollTop < lastTop.current - 1;
+    lastTop.current = el.scrollTop;
+    // A scroll event can come between a row growing below (a picture measured, the list's height
+    // changed) and the resize observer that pins the view again: the view is then short of the
+    // bottom without the user having moved. It stays pinned unless the view moved up.
+    const near = isNearBottom(el.scrollHeight, el.scrollTop, el.clientHeight) || (stick.current && !movedUp);
     stick.current = near;
     // where the first message sits now that rows above it are measured (it is row 0 or 1)
     const first = previous.current.firstMessage;
