@@ -66,7 +66,7 @@ function serve(env: Record<string, string>): Promise<Served> {
   child.stderr!.on('data', (d: Buffer) => (errors += d.toString()));
   const lines: string[] = [];
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server process did not start: ${errors}`)), 45_000);
+    const timer = setTimeout(() => reject(new Error(`server process did not start: ${errors}`)), 90_000);
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);
       const m = /^LISTENING (\d+)$/.exec(line);
