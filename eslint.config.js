@@ -20,6 +20,7 @@ export default tseslint.config(
   {
     ignores: [
       '**/dist/**',
+      '**/.test-bundles/**',
       '**/node_modules/**',
       '**/data/**',
       'test-results/**',

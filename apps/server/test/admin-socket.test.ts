@@ -10,6 +10,7 @@ import { openPglite } from '../src/db/pglite';
 import { adminSocketPath } from '../src/cli/forward';
 import { serveAdminSocket } from '../src/cli/remote';
 import { rawQuery, startTestApp, testDbKind, type TestApp } from './helpers';
+import { bundled } from './spawned';
 import { until } from './chat-support';
 
 /**
@@ -40,7 +41,8 @@ const clients: ChildProcess[] = [];
 const exited = () => server?.exitCode !== null || server?.signalCode !== null;
 
 /** The admin command as an operator runs it, forwarded to the server over its socket. */
-const adminCmd = (args: string) => `${process.execPath} --import tsx src/cli/admin.ts ${args}`;
+let adminJs = '';
+const adminCmd = (args: string) => `${process.execPath} ${adminJs} ${args}`;
 
 function run(cmd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -108,7 +110,8 @@ beforeAll(async () => {
   );
   await db.close();
   socketFile = adminSocketPath({ DATA_DIR: dir });
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  adminJs = await bundled('src/cli/admin.ts');
+  server = spawn(process.execPath, [await bundled('src/server.ts')], {
     cwd: serverDir,
     env: {
       ...process.env,
@@ -171,7 +174,7 @@ describe.skipIf(!onPglite)(
 
     it('an operator command killed with SIGKILL mid-stream', async () => {
       const before = logged(/went away/).length;
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'rates', 'export'], {
+      const child = spawn(process.execPath, [adminJs, 'rates', 'export'], {
         cwd: serverDir,
         env: { ...process.env, DATA_DIR: dir },
         stdio: ['ignore', 'pipe', 'ignore'],

@@ -14,6 +14,7 @@ import { createSessionService } from '../src/services/sessions';
 import { assignNumber } from '../src/services/rentals/numbers/assign';
 import { connect, credit, money, textPayload, until, type ChatClientSocket } from './chat-support';
 import { rawQuery, testDbKind, withQuery } from './helpers';
+import { bundled } from './spawned';
 
 /**
  * Servers killed with SIGKILL while they hold acknowledged messages (issue 8; issue 18 §7), five times
@@ -48,8 +49,8 @@ interface Served {
   lines: string[];
 }
 
-function serve(env: Record<string, string>): Promise<Served> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/chat-server.ts')], {
+async function serve(env: Record<string, string>): Promise<Served> {
+  const child = spawn(process.execPath, [await bundled('test/fixtures/chat-server.ts')], {
     cwd: path.resolve(here, '..'),
     env: {
       ...process.env,

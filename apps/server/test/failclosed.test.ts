@@ -13,6 +13,7 @@ import { stripeMethodTypes } from '../src/providers/payments/stripe';
 import { providerKinds, refusal, servedMethods } from '../src/providers/requirements';
 import { credit } from './chat-support';
 import { client, openTestDb, testDbKind, testEnv, type TestDb } from './helpers';
+import { bundled } from './spawned';
 
 /*
  * Issue 18 §1: production is fail-closed. A production start never runs a simulator or the payment
@@ -238,9 +239,9 @@ describe('the production start (configuration only)', () => {
     expect(section).toContain('`DEMO_MODE=1`');
   });
 
-  it('the server process refuses before it opens anything: one message on stderr, exit 78', () => {
+  it('the server process refuses before it opens anything: one message on stderr, exit 78', async () => {
     const dataDir = path.join(mkdtempSync(path.join(os.tmpdir(), 'numa-failclosed-')), 'data');
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const res = spawnSync(process.execPath, [await bundled('src/server.ts')], {
       cwd: serverDir,
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', DATA_DIR: dataDir },
       encoding: 'utf8',

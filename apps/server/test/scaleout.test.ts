@@ -15,6 +15,7 @@ import { createSessionService } from '../src/services/sessions';
 import { assignNumber } from '../src/services/rentals/numbers/assign';
 import { SimulatedMail } from '../src/providers/mail/simulator';
 import { openTestDb, rawQuery, testDbKind, testEnv, withQuery } from './helpers';
+import { bundled } from './spawned';
 import { connect, credit, inbox, money, textPayload, type ChatClientSocket } from './chat-support';
 
 /**
@@ -138,8 +139,8 @@ describe.runIf(redisUp && !!pgUrl)('two server processes on PostgreSQL and Redis
   const urls: string[] = [];
 
   /** Starts `test/fixtures/chat-server.ts` in its own Node process; resolves with its URL. */
-  function serve(env: Record<string, string>): Promise<string> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/chat-server.ts')], {
+  async function serve(env: Record<string, string>): Promise<string> {
+    const child = spawn(process.execPath, [await bundled('test/fixtures/chat-server.ts')], {
       cwd: path.resolve(here, '..'),
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
