@@ -85,15 +85,36 @@ export interface Brand {
     customGiftRate: number;
   };
   /** Colours; all foreground/background pairs meet WCAG AA. */
-  colors: {
-    primary: string;
-    primaryHover: string;
-    onPrimary: string;
-    primarySoft: string;
-    rail: string;
-    railText: string;
-    railActive: string;
+  colors: BrandColors;
+  /**
+   * The same colours for the dark theme (issue 22 §5): a lighter primary (links and buttons on the
+   * dark surfaces), dark text on it, a dark tint for primarySoft. Pairs meet WCAG AA on the dark
+   * neutrals of styles.css (test: apps/web/src/theme.test.ts).
+   */
+  colorsDark: BrandColors;
+}
+
+export interface BrandColors {
+  primary: string;
+  primaryHover: string;
+  onPrimary: string;
+  primarySoft: string;
+  rail: string;
+  railText: string;
+  railActive: string;
+}
+
+/** WCAG 2.x contrast ratio of two `#rrggbb` colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
 }
 
 const dollarPresets: readonly TopUpPreset[] = [
@@ -158,6 +179,15 @@ export const brands: Record<BrandId, Brand> = {
       railText: '#e0e7ff',
       railActive: '#6366f1',
     },
+    colorsDark: {
+      primary: '#818cf8',
+      primaryHover: '#a5b4fc',
+      onPrimary: '#0f0d2e',
+      primarySoft: '#25234d',
+      rail: '#15133a',
+      railText: '#e0e7ff',
+      railActive: '#6366f1',
+    },
   },
   wephone: {
     id: 'wephone',
@@ -181,6 +211,15 @@ export const brands: Record<BrandId, Brand> = {
       onPrimary: '#ffffff',
       primarySoft: '#e8f1fd',
       rail: '#0b2545',
+      railText: '#dbe8fb',
+      railActive: '#2f7cf0',
+    },
+    colorsDark: {
+      primary: '#6aa8ff',
+      primaryHover: '#93c0ff',
+      onPrimary: '#04152d',
+      primarySoft: '#132840',
+      rail: '#081a33',
       railText: '#dbe8fb',
       railActive: '#2f7cf0',
     },
@@ -210,6 +249,15 @@ export const brands: Record<BrandId, Brand> = {
       railText: '#d7f2e6',
       railActive: '#1fa371',
     },
+    colorsDark: {
+      primary: '#3ccf91',
+      primaryHover: '#6ee0ad',
+      onPrimary: '#03261a',
+      primarySoft: '#0f2e23',
+      rail: '#0a2c22',
+      railText: '#d7f2e6',
+      railActive: '#1fa371',
+    },
   },
   wetalkpro: {
     id: 'wetalkpro',
@@ -233,6 +281,15 @@ export const brands: Record<BrandId, Brand> = {
       onPrimary: '#ffffff',
       primarySoft: '#fdf0e8',
       rail: '#2b1407',
+      railText: '#fbe3d3',
+      railActive: '#e0661f',
+    },
+    colorsDark: {
+      primary: '#f59a5b',
+      primaryHover: '#f8b785',
+      onPrimary: '#2b1203',
+      primarySoft: '#35200f',
+      rail: '#200f05',
       railText: '#fbe3d3',
       railActive: '#e0661f',
     },
@@ -267,6 +324,15 @@ export const brands: Record<BrandId, Brand> = {
       railText: '#fde2e1',
       railActive: '#e04a47',
     },
+    colorsDark: {
+      primary: '#f47c7a',
+      primaryHover: '#f7a09e',
+      onPrimary: '#2e0706',
+      primarySoft: '#3a1716',
+      rail: '#2c0a09',
+      railText: '#fde2e1',
+      railActive: '#e04a47',
+    },
   },
   cloudnumber: {
     id: 'cloudnumber',
@@ -296,6 +362,15 @@ export const brands: Record<BrandId, Brand> = {
       onPrimary: '#ffffff',
       primarySoft: '#e6f4f3',
       rail: '#083b3a',
+      railText: '#d3efed',
+      railActive: '#14a39c',
+    },
+    colorsDark: {
+      primary: '#2dc7be',
+      primaryHover: '#5fd8d1',
+      onPrimary: '#032826',
+      primarySoft: '#0c2e2d',
+      rail: '#062c2b',
       railText: '#d3efed',
       railActive: '#14a39c',
     },
