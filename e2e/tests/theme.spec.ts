@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { brands, visibleTabs, type BrandId } from '@numa/contract';
 import {
+  api,
   apiSignIn,
   captchaDrawn,
   dialogs,
@@ -70,7 +71,8 @@ test('the Account choice: System by default, Light and Dark kept across a reload
   await expectAccessible(page, 'the profile in the dark theme');
   await page.screenshot({ path: 'test-results/dark-account-1280.png' });
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.screenshot({ path: 'test-results/dark-account-360.png', fullPage: true });
+  await group.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/dark-account-360.png' });
   await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.reload();
@@ -105,7 +107,10 @@ test('in Chinese: 外观, 深色 kept across a reload (jiema)', async ({ page })
   await openSignedIn(page, 'jiema', token, '/account/profile');
   const group = page.getByRole('radiogroup', { name: '主题' });
   await expect(page.getByRole('heading', { name: '外观' })).toBeVisible();
-  await expect(group.getByRole('radio')).toHaveText(['浅色', '深色', '跟随系统']);
+  const radios = group.getByRole('radio');
+  await expect(radios).toHaveCount(3);
+  for (const [i, name] of ['浅色', '深色', '跟随系统'].entries())
+    await expect(radios.nth(i)).toHaveAccessibleName(name);
   await expect(group.getByRole('radio', { name: '跟随系统' })).toBeChecked();
   await group.getByRole('radio', { name: '深色' }).check({ force: true });
   await expect.poll(() => theme(page)).toBe('dark');
@@ -182,11 +187,26 @@ test('the chats screen with conversations, in the dark theme (screenshots at 128
   const page = await context.newPage();
   await forgetCodeLimits('demo1@numa.test');
   const token = await apiSignIn('numa', { email: 'demo1@numa.test' });
+  // a conversation of demo1's (+1 415 555 0101): two texts in, one of them a code, and a reply
+  const from = `1646555${String(Date.now() % 10000).padStart(4, '0')}`;
+  for (const text of ['Hi, are you around tonight?', 'Your verification code is 482913'])
+    expect(
+      (
+        await fetch(`${api}/dev/inbound`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ from, to: '14155550101', text }),
+        })
+      ).status,
+    ).toBe(200);
   await openSignedIn(page, null, token, '/chats');
   const row = page.locator('.chat-row').first();
   await expect(row).toBeVisible();
   await row.click();
   await expect(page.locator('.bubble').first()).toBeVisible();
+  await page.getByRole('textbox', { name: 'Message' }).fill('Yes, see you at seven');
+  await page.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.locator('.msg.out .bubble').last()).toContainText('see you at seven');
   await expectAccessible(page, 'a conversation in the dark theme');
   await page.screenshot({ path: 'test-results/dark-chats-1280.png' });
   await page.setViewportSize({ width: 360, height: 740 });

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { brands } from '@numa/contract';
 import { i18n, loadRestTexts } from '../lib/i18n';
-import { applyBrandColors, setThemeChoice, themeChoice, themeKey, watchTheme } from '../lib/theme';
+import { applyBrandColors, applyTheme, themeChoice, themeKey, watchTheme } from '../lib/theme';
 import { ThemeChoice } from './ThemeChoice';
 
 /** A system setting the test can change, as matchMedia reports it. */
@@ -41,18 +41,19 @@ describe('lib/theme.ts', () => {
     expect(theme()).toBe('light');
   });
 
-  it('keeps Light and Dark in numa.theme, over the system setting; System removes the key', () => {
+  it('applies a kept Light or Dark over the system setting', () => {
     watchTheme();
-    setThemeChoice('dark');
-    expect(window.localStorage.getItem(themeKey)).toBe('dark');
+    window.localStorage.setItem(themeKey, 'dark');
+    applyTheme();
     expect(theme()).toBe('dark');
     setSystem(false);
     expect(theme()).toBe('dark');
-    setThemeChoice('light');
+    window.localStorage.setItem(themeKey, 'light');
     setSystem(true);
     expect(theme()).toBe('light');
-    setThemeChoice('system');
-    expect(window.localStorage.getItem(themeKey)).toBeNull();
+    window.localStorage.setItem(themeKey, 'nonsense');
+    expect(themeChoice()).toBe('system');
+    applyTheme();
     expect(theme()).toBe('dark');
   });
 

@@ -1,9 +1,32 @@
 import { useSyncExternalStore } from 'react';
 import { Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { onThemeChange, setThemeChoice, themeChoice, type ThemeChoice as Choice } from '../lib/theme';
+import { applyTheme, themeChoice, themeKey, type ThemeChoice as Choice } from '../lib/theme';
 
 const choices: readonly Choice[] = ['light', 'dark', 'system'];
+
+const listeners = new Set<() => void>();
+/** The choice changes here (setChoice) or in another tab (the storage event). */
+function subscribe(fn: () => void) {
+  listeners.add(fn);
+  window.addEventListener('storage', fn);
+  return () => {
+    listeners.delete(fn);
+    window.removeEventListener('storage', fn);
+  };
+}
+
+/** Keeps the choice in this browser (System: no key) and applies it at once. */
+function setChoice(choice: Choice) {
+  try {
+    if (choice === 'system') localStorage.removeItem(themeKey);
+    else localStorage.setItem(themeKey, choice);
+  } catch {
+    /* not kept: this page only */
+  }
+  applyTheme(choice);
+  for (const fn of listeners) fn();
+}
 
 /**
  * Light / Dark / System (issue 22 §5): a radio group (arrow keys move and choose), kept in this
@@ -11,12 +34,12 @@ const choices: readonly Choice[] = ['light', 'dark', 'system'];
  */
 export function ThemeChoice() {
   const { t } = useTranslation();
-  const choice = useSyncExternalStore(onThemeChange, themeChoice);
+  const choice = useSyncExternalStore(subscribe, themeChoice);
   return (
     <RadioGroup
       className="theme-choice"
       value={choice}
-      onChange={(v) => setThemeChoice(v as Choice)}
+      onChange={(v) => setChoice(v as Choice)}
       orientation="horizontal"
     >
       <Label className="theme-choice-label">{t('profile.theme.label')}</Label>
