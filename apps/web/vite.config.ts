@@ -104,7 +104,8 @@ export function compactHtml(): Plugin {
         html
           .replace(/<!--(?!app-config-->)[\s\S]*?-->/g, '')
           .replace(/>\s+</g, '><')
-          .replace(/\s*\n\s*/g, ' ')
+          // line breaks inside a tag's markup; never inside a script's text
+          .replace(/<[^>]*>/g, (tag) => tag.replace(/\s*\n\s*/g, ' '))
           .trim(),
     },
   };

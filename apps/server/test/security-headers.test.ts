@@ -124,7 +124,9 @@ describe(`security headers (${testDbKind})`, () => {
 
   it("allows the page's inline scripts (the theme boot script, the config) by their hashes, never 'unsafe-inline' (issue 22 §5)", async () => {
     const res = await t.app.inject({ url: '/chats', headers: { accept: 'text/html' } });
-    const scriptSrc = /script-src ([^;]*)/.exec(String(res.headers['content-security-policy']))![1]!.split(' ');
+    const scriptSrc = /script-src ([^;]*)/
+      .exec(String(res.headers['content-security-policy']))![1]!
+      .split(' ');
     expect(scriptSrc).not.toContain("'unsafe-inline'");
     const scripts = [...res.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
     expect(scripts).toHaveLength(2);

@@ -20,8 +20,7 @@ function variables(css: string, selector: string): Record<string, string> {
   );
 }
 const cssName = (k: string) => k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const brandVars = (c: BrandColors) =>
-  Object.fromEntries(Object.entries(c).map(([k, v]) => [cssName(k), v]));
+const brandVars = (c: BrandColors) => Object.fromEntries(Object.entries(c).map(([k, v]) => [cssName(k), v]));
 
 /** [foreground, background, what] pairs every screen uses. */
 const pairs: [string, string, string][] = [
@@ -96,8 +95,9 @@ describe('theme colours (issue 22 §5)', () => {
           ['on-success-soft', 'success-soft'],
           ['chip-text', 'chip-bg'],
         ])
-          expect(contrastRatio(v[fg!]!, v[bg!]!), `${id} ${theme} plans --${fg} on --${bg}`).toBeGreaterThanOrEqual(
-            4.5,
-          );
+          expect(
+            contrastRatio(v[fg!]!, v[bg!]!),
+            `${id} ${theme} plans --${fg} on --${bg}`,
+          ).toBeGreaterThanOrEqual(4.5);
   });
 });
