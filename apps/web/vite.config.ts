@@ -89,6 +89,28 @@ function withoutPlansPageTexts(): Plugin {
   };
 }
 
+/**
+ * index.html without its comments and the blank space between its tags (every first load carries
+ * it; issue 22 §5 added the theme's boot script to it). `<!--app-config-->` stays: the server puts
+ * the brand's config there. An inline script's own text is left as it is (its CSP hash).
+ */
+export function compactHtml(): Plugin {
+  return {
+    name: 'numa-compact-html',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) =>
+        html
+          .replace(/<!--(?!app-config-->)[\s\S]*?-->/g, '')
+          .replace(/>\s+</g, '><')
+          // line breaks inside a tag's markup; never inside a script's text
+          .replace(/<[^>]*>/g, (tag) => tag.replace(/\s*\n\s*/g, ' '))
+          .trim(),
+    },
+  };
+}
+
 /** libphonenumber and its one user (the contract's phone.ts): a chunk of their own. */
 const phone = /[\\/]libphonenumber-js[\\/]|[\\/]contract[\\/]src[\\/]phone\.ts$/;
 /** What the signed-in app loads on any screen (App.tsx, AppShell.tsx), with all it imports. */
@@ -109,6 +131,7 @@ export default defineConfig({
     optimizeLocales.vite({ locales: ['en-US', 'zh-CN'] }),
     withoutPlansPageTexts(),
     splitTexts(),
+    compactHtml(),
     // the service worker (issue 23 §2): our own source (sw/sw.ts: push and notification clicks
     // besides Workbox's precache), with the build's hashed scripts and styles injected as its
     // precache list. No manifest here: the server answers each brand's own (lib/webApp.ts); no

@@ -1,6 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
-import { precompress, productionBuild } from './vite.config';
+import { compactHtml, precompress, productionBuild } from './vite.config';
 
 /**
  * The embedded plans page (issue 11 item 7): a build of its own, after the web client's, into
@@ -9,7 +9,7 @@ import { precompress, productionBuild } from './vite.config';
  * bundled (JSON named exports, not stringified).
  */
 export default defineConfig({
-  plugins: [productionBuild(), react(), precompress('plans')],
+  plugins: [productionBuild(), react(), compactHtml(), precompress('plans')],
   publicDir: false,
   json: { namedExports: true, stringify: false },
   build: {

@@ -239,7 +239,8 @@ export const dialogs = '[role="dialog"], [role="alertdialog"]';
 /**
  * axe-core on what the page shows now (WCAG 2.x A/AA rules): no serious or critical violation. Call
  * it on every screen and dialog a test visits (issue 13 §3.14). `scope` (CSS selectors, e.g.
- * `dialogs`) checks only that part.
+ * `dialogs`) checks only that part. Both themes (issue 22 §5): the page as it is, then the other
+ * theme set in place (`data-theme` on <html>, no reload, as lib/theme.ts switches it), then back.
  *
  * AxeBuilder sends axe's 0.5 MB source into the page twice on every call (about a second each time
  * on a loaded machine); here the page gets it once (until it navigates) and AxeBuilder a no-op
@@ -247,21 +248,48 @@ export const dialogs = '[role="dialog"], [role="alertdialog"]';
  */
 export async function expectAccessible(page: Page, what = page.url(), scope?: string) {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  let builder = new AxeBuilder({ page, axeSource: ';' })
-    // legacy mode runs in the page itself: works for pages opened with browser.newPage() too
-    .setLegacyMode(true)
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .options({ resultTypes: ['violations'] });
-  if (scope) builder = builder.include(scope);
-  const { violations } = await builder.analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map(
-      (v) =>
-        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
-          .map((n) => `${n.html.slice(0, 100)} (${n.failureSummary?.split('\n')[1]?.trim() ?? ''})`)
-          .join('; ')}`,
-    ),
-    `accessibility of ${what}`,
-  ).toEqual([]);
+  const run = async () => {
+    let builder = new AxeBuilder({ page, axeSource: ';' })
+      // legacy mode runs in the page itself: works for pages opened with browser.newPage() too
+      .setLegacyMode(true)
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .options({ resultTypes: ['violations'] });
+    if (scope) builder = builder.include(scope);
+    const { violations } = await builder.analyze();
+    return violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+            .map((n) => `${n.html.slice(0, 100)} (${n.failureSummary?.split('\n')[1]?.trim() ?? ''})`)
+            .join('; ')}`,
+      );
+  };
+  const first = await page.evaluate(() => document.documentElement.dataset.theme ?? 'light');
+  expect(await run(), `accessibility of ${what} (${first} theme)`).toEqual([]);
+  const other = first === 'dark' ? 'light' : 'dark';
+  await setTheme(page, other);
+  try {
+    expect(await run(), `accessibility of ${what} (${other} theme)`).toEqual([]);
+  } finally {
+    await setTheme(page, first);
+  }
+}
+
+/** Sets `data-theme` on the page (and its frames of this origin) in place, and waits for a frame. */
+async function setTheme(page: Page, theme: string) {
+  await page.evaluate(async (theme) => {
+    const docs = [
+      document,
+      ...Array.from(document.querySelectorAll('iframe')).map((f) => {
+        try {
+          return f.contentDocument;
+        } catch {
+          return null;
+        }
+      }),
+    ];
+    for (const d of docs) if (d?.documentElement) d.documentElement.dataset.theme = theme;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  }, theme);
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
@@ -7,13 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { socketPath } from '@numa/contract';
 import { signIn, testDbKind } from './helpers';
 import { startChatApp, type ListeningApp } from './chat-support';
+import { inlineScriptHashes } from '../src/plugins/web';
+
+/** The web client's own index.html and the plans page's: each has the theme boot script inline. */
+const webHtml = (file: string) => readFileSync(new URL(`../../web/${file}`, import.meta.url), 'utf8');
+const bootScript = /<script>([\s\S]*?)<\/script>/.exec(webHtml('index.html'))![1]!;
 
 /** Issue 9, hole 9: nosniff everywhere, HSTS over TLS only, a narrow connect-src, the socket's Origin. */
 const dist = mkdtempSync(path.join(os.tmpdir(), 'numa-dist-'));
 mkdirSync(path.join(dist, 'assets'));
 writeFileSync(
   path.join(dist, 'index.html'),
-  '<!doctype html><html><head><title>x</title><!--app-config--></head><body></body></html>',
+  `<!doctype html><html><head><title>x</title><script>${bootScript}</script><!--app-config--></head><body></body></html>`,
 );
 writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
 // the build's compressed copies beside an asset (apps/web/vite.config.ts)
@@ -114,6 +120,19 @@ describe(`security headers (${testDbKind})`, () => {
       expect(values).not.toContain('wss:');
       expect(values).not.toContain('*');
     }
+  });
+
+  it("allows the page's inline scripts (the theme boot script, the config) by their hashes, never 'unsafe-inline' (issue 22 §5)", async () => {
+    const res = await t.app.inject({ url: '/chats', headers: { accept: 'text/html' } });
+    const scriptSrc = /script-src ([^;]*)/
+      .exec(String(res.headers['content-security-policy']))![1]!
+      .split(' ');
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    const scripts = [...res.body.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).toHaveLength(2);
+    expect(scripts[0]).toBe(bootScript);
+    for (const s of scripts)
+      expect(scriptSrc).toContain(`'sha256-${createHash('sha256').update(s).digest('base64')}'`);
   });
 });
 
@@ -232,5 +251,19 @@ describe(`the socket checks the page's Origin (${testDbKind})`, () => {
     const small = await t.app.inject({ url: '/web/getAccountInfo', headers: { 'accept-encoding': 'br' } });
     expect(small.headers['content-encoding']).toBeUndefined();
     expect(small.json().retcode).not.toBe(0);
+  });
+});
+
+describe('the inline scripts of the built pages', () => {
+  it('hashes each inline script of index.html and plans/index.html as the browser does', () => {
+    for (const file of ['index.html', 'plans/index.html']) {
+      const html = webHtml(file);
+      const scripts = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+      expect(scripts, file).toHaveLength(1);
+      expect(scripts[0], file).toContain('numa.theme');
+      expect(inlineScriptHashes(html)).toEqual([
+        `'sha256-${createHash('sha256').update(scripts[0]!, 'utf8').digest('base64')}'`,
+      ]);
+    }
   });
 });

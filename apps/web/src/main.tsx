@@ -4,14 +4,16 @@ import { createRoot } from 'react-dom/client';
 import { brand, config } from './lib/config';
 import { i18nReady } from './lib/i18n';
 import { redirectMobile } from './lib/mobile';
+import { applyBrandColors, watchTheme } from './lib/theme';
 import { App } from './app/App';
 import './styles.css';
 
-/** Brand colours as CSS variables; everything else reads them. */
+/** Brand colours as CSS variables (both themes); everything else reads them. */
 function applyBrand() {
   const root = document.documentElement;
-  for (const [k, v] of Object.entries(brand.colors))
-    root.style.setProperty(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`, v);
+  applyBrandColors(brand.colors, brand.colorsDark);
+  // the theme index.html's boot script set, followed from now on (lib/theme.ts)
+  watchTheme();
   root.dataset.brand = brand.id;
   // a demo deployment: the page makes room for its banner above every screen (styles.css)
   if (config.demo) root.dataset.demo = '';

@@ -85,15 +85,36 @@ export interface Brand {
     customGiftRate: number;
   };
   /** Colours; all foreground/background pairs meet WCAG AA. */
-  colors: {
-    primary: string;
-    primaryHover: string;
-    onPrimary: string;
-    primarySoft: string;
-    rail: string;
-    railText: string;
-    railActive: string;
+  colors: BrandColors;
+  /**
+   * The same colours for the dark theme (issue 22 §5; `palette` below): a lighter primary (links and
+   * buttons on the dark surfaces), dark text on it, a dark tint for primarySoft, the same rail. Pairs
+   * meet WCAG AA on the dark neutrals of styles.css (test: apps/web/src/theme.test.ts).
+   */
+  colorsDark: BrandColors;
+}
+
+export interface BrandColors {
+  primary: string;
+  primaryHover: string;
+  onPrimary: string;
+  primarySoft: string;
+  rail: string;
+  railText: string;
+  railActive: string;
+}
+
+/** WCAG 2.x contrast ratio of two `#rrggbb` colours (1 to 21). */
+export function contrastRatio(a: string, b: string): number {
+  const luminance = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
   };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
 }
 
 const dollarPresets: readonly TopUpPreset[] = [
@@ -126,6 +147,15 @@ const site = (domain: string) => ({
   },
 });
 
+/**
+ * A brand's colours in both themes. The rail is dark in both, so the dark set changes only the
+ * primary four: a lighter primary (links and buttons on dark surfaces), dark text on it, a dark tint.
+ */
+const palette = (
+  colors: BrandColors,
+  dark: Pick<BrandColors, 'primary' | 'primaryHover' | 'onPrimary' | 'primarySoft'>,
+): Pick<Brand, 'colors' | 'colorsDark'> => ({ colors, colorsDark: { ...colors, ...dark } });
+
 export const brands: Record<BrandId, Brand> = {
   numa: {
     id: 'numa',
@@ -149,15 +179,23 @@ export const brands: Record<BrandId, Brand> = {
       cryptoBonus: true,
       customGiftRate: 0.15,
     },
-    colors: {
-      primary: '#4f46e5',
-      primaryHover: '#4338ca',
-      onPrimary: '#ffffff',
-      primarySoft: '#eef2ff',
-      rail: '#1e1b4b',
-      railText: '#e0e7ff',
-      railActive: '#6366f1',
-    },
+    ...palette(
+      {
+        primary: '#4f46e5',
+        primaryHover: '#4338ca',
+        onPrimary: '#ffffff',
+        primarySoft: '#eef2ff',
+        rail: '#1e1b4b',
+        railText: '#e0e7ff',
+        railActive: '#6366f1',
+      },
+      {
+        primary: '#818cf8',
+        primaryHover: '#a5b4fc',
+        onPrimary: '#0f0d2e',
+        primarySoft: '#25234d',
+      },
+    ),
   },
   wephone: {
     id: 'wephone',
@@ -175,15 +213,23 @@ export const brands: Record<BrandId, Brand> = {
     purchaseInstructionsUrl: null,
     numbersTip: true,
     topUp: dollarTopUp,
-    colors: {
-      primary: '#0060df',
-      primaryHover: '#0050bb',
-      onPrimary: '#ffffff',
-      primarySoft: '#e8f1fd',
-      rail: '#0b2545',
-      railText: '#dbe8fb',
-      railActive: '#2f7cf0',
-    },
+    ...palette(
+      {
+        primary: '#0060df',
+        primaryHover: '#0050bb',
+        onPrimary: '#ffffff',
+        primarySoft: '#e8f1fd',
+        rail: '#0b2545',
+        railText: '#dbe8fb',
+        railActive: '#2f7cf0',
+      },
+      {
+        primary: '#6aa8ff',
+        primaryHover: '#93c0ff',
+        onPrimary: '#04152d',
+        primarySoft: '#132840',
+      },
+    ),
   },
   wetalk: {
     id: 'wetalk',
@@ -201,15 +247,23 @@ export const brands: Record<BrandId, Brand> = {
     purchaseInstructionsUrl: null,
     numbersTip: false,
     topUp: dollarTopUp,
-    colors: {
-      primary: '#00804f',
-      primaryHover: '#006b42',
-      onPrimary: '#ffffff',
-      primarySoft: '#ecf8f2',
-      rail: '#0e3b2e',
-      railText: '#d7f2e6',
-      railActive: '#1fa371',
-    },
+    ...palette(
+      {
+        primary: '#00804f',
+        primaryHover: '#006b42',
+        onPrimary: '#ffffff',
+        primarySoft: '#ecf8f2',
+        rail: '#0e3b2e',
+        railText: '#d7f2e6',
+        railActive: '#1fa371',
+      },
+      {
+        primary: '#3ccf91',
+        primaryHover: '#6ee0ad',
+        onPrimary: '#03261a',
+        primarySoft: '#0f2e23',
+      },
+    ),
   },
   wetalkpro: {
     id: 'wetalkpro',
@@ -227,15 +281,23 @@ export const brands: Record<BrandId, Brand> = {
     purchaseInstructionsUrl: null,
     numbersTip: true,
     topUp: dollarTopUp,
-    colors: {
-      primary: '#b4420a',
-      primaryHover: '#963708',
-      onPrimary: '#ffffff',
-      primarySoft: '#fdf0e8',
-      rail: '#2b1407',
-      railText: '#fbe3d3',
-      railActive: '#e0661f',
-    },
+    ...palette(
+      {
+        primary: '#b4420a',
+        primaryHover: '#963708',
+        onPrimary: '#ffffff',
+        primarySoft: '#fdf0e8',
+        rail: '#2b1407',
+        railText: '#fbe3d3',
+        railActive: '#e0661f',
+      },
+      {
+        primary: '#f59a5b',
+        primaryHover: '#f8b785',
+        onPrimary: '#2b1203',
+        primarySoft: '#35200f',
+      },
+    ),
   },
   jiema: {
     id: 'jiema',
@@ -258,15 +320,23 @@ export const brands: Record<BrandId, Brand> = {
     purchaseInstructionsUrl: null,
     numbersTip: true,
     topUp: { ...dollarTopUp, cryptoBonus: true },
-    colors: {
-      primary: '#c62828',
-      primaryHover: '#a82020',
-      onPrimary: '#ffffff',
-      primarySoft: '#fdecec',
-      rail: '#3b0d0c',
-      railText: '#fde2e1',
-      railActive: '#e04a47',
-    },
+    ...palette(
+      {
+        primary: '#c62828',
+        primaryHover: '#a82020',
+        onPrimary: '#ffffff',
+        primarySoft: '#fdecec',
+        rail: '#3b0d0c',
+        railText: '#fde2e1',
+        railActive: '#e04a47',
+      },
+      {
+        primary: '#f47c7a',
+        primaryHover: '#f7a09e',
+        onPrimary: '#2e0706',
+        primarySoft: '#3a1716',
+      },
+    ),
   },
   cloudnumber: {
     id: 'cloudnumber',
@@ -290,15 +360,23 @@ export const brands: Record<BrandId, Brand> = {
       cryptoBonus: true,
       customGiftRate: 0.15,
     },
-    colors: {
-      primary: '#0b7a75',
-      primaryHover: '#09645f',
-      onPrimary: '#ffffff',
-      primarySoft: '#e6f4f3',
-      rail: '#083b3a',
-      railText: '#d3efed',
-      railActive: '#14a39c',
-    },
+    ...palette(
+      {
+        primary: '#0b7a75',
+        primaryHover: '#09645f',
+        onPrimary: '#ffffff',
+        primarySoft: '#e6f4f3',
+        rail: '#083b3a',
+        railText: '#d3efed',
+        railActive: '#14a39c',
+      },
+      {
+        primary: '#2dc7be',
+        primaryHover: '#5fd8d1',
+        onPrimary: '#032826',
+        primarySoft: '#0c2e2d',
+      },
+    ),
   },
 };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   brandIds,
   brands,
+  contrastRatio,
   defaultBrandId,
   formatMinor,
   formatMoney,
@@ -64,6 +65,29 @@ describe('brands', () => {
       expect(ratio(c.primary, '#ffffff'), `${id} primary on white`).toBeGreaterThanOrEqual(4.5);
       expect(ratio(c.onPrimary, c.primary), `${id} onPrimary on primary`).toBeGreaterThanOrEqual(4.5);
       expect(ratio(c.railText, c.rail), `${id} railText on rail`).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('has a dark set of the same colours whose own pairs keep 4.5:1 (issue 22 §5)', () => {
+    // the pairs with the dark neutrals (surfaces, text) are checked with the stylesheet: apps/web/src/theme.test.ts
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21);
+    expect(contrastRatio('#777777', '#ffffff')).toBeCloseTo(4.48, 2);
+    for (const id of brandIds) {
+      const { colors, colorsDark: d } = brands[id];
+      expect(Object.keys(d)).toEqual(Object.keys(colors));
+      for (const c of Object.values(d)) expect(c).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(contrastRatio(d.onPrimary, d.primary), `${id} dark onPrimary on primary`).toBeGreaterThanOrEqual(
+        4.5,
+      );
+      expect(
+        contrastRatio(d.onPrimary, d.primaryHover),
+        `${id} dark onPrimary on hover`,
+      ).toBeGreaterThanOrEqual(4.5);
+      expect(
+        contrastRatio(d.primary, d.primarySoft),
+        `${id} dark primary on primarySoft`,
+      ).toBeGreaterThanOrEqual(4.5);
+      expect(contrastRatio(d.railText, d.rail), `${id} dark railText on rail`).toBeGreaterThanOrEqual(4.5);
     }
   });
 

@@ -17,6 +17,17 @@ export function configScript(config: ClientConfig): { script: string; hash: stri
   return { script, hash: createHash('sha256').update(script).digest('base64') };
 }
 
+/**
+ * The CSP hashes of a built page's own inline scripts (`<script>` without attributes: index.html's
+ * theme boot script, issue 22 §5), computed from the file the server sends, so an edit of the script
+ * never leaves a stale hash behind.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1]!).digest('base64')}'`,
+  );
+}
+
 /** Paths of the server's own (never the client's routes): an unknown one gets the 404 envelope, never the page. */
 const apiPrefixes = ['/web/', '/dev/', '/webchat', '/healthz', '/media/', '/metrics', '/pay/', '/carrier/'];
 
@@ -80,6 +91,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     return payload;
   });
   const template = hasClient ? readFileSync(indexPath, 'utf8') : null;
+  const templateHashes = template ? inlineScriptHashes(template).join(' ') : '';
   const pages = new Map<string, { html: string; hash: string }>();
   const configOf = (brand: Brand): ClientConfig => ({
     brand: brand.id,
@@ -124,7 +136,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
     const ws = `${req.protocol === 'https' ? 'wss' : 'ws'}://${host}`;
     return [
       "default-src 'self'",
-      `script-src 'self' 'sha256-${hash}'`,
+      `script-src 'self' 'sha256-${hash}' ${templateHashes}`.trimEnd(),
       "style-src 'self' 'unsafe-inline'",
       "img-src 'self' data: blob:",
       "media-src 'self' blob:",
@@ -214,6 +226,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
    */
   const plansIndex = path.join(opts.dist, 'plans', 'index.html');
   const plansHtml = existsSync(plansIndex) ? readFileSync(plansIndex, 'utf8') : null;
+  const plansHashes = plansHtml ? inlineScriptHashes(plansHtml).join(' ') : '';
   const plansPages = new Map<string, { html: string; hash: string }>();
   /** The plans page with the host's config inline (it shows the demo banner when opened alone). */
   const plansPage = (brand: Brand) => {
@@ -241,7 +254,7 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
         'content-security-policy',
         [
           "default-src 'self'",
-          `script-src 'self' 'sha256-${hash}'`,
+          `script-src 'self' 'sha256-${hash}' ${plansHashes}`.trimEnd(),
           "style-src 'self' 'unsafe-inline'",
           "img-src 'self' data:",
           "connect-src 'self'",

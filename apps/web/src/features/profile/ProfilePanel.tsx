@@ -3,6 +3,7 @@ import { Button, Link } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import dayjs from 'dayjs';
 import { constants } from '@numa/contract';
+import { ThemeChoice } from '../../components/ThemeChoice';
 import { Loading, Spinner, LoadFailed } from '../../components/Spinner';
 import { brand } from '../../lib/config';
 import { money } from '../../lib/money';
@@ -223,6 +224,13 @@ export default function ProfilePanel() {
               </Button>
             </>
           )}
+        </section>
+
+        <section className="profile-card" aria-labelledby="appearance-title">
+          <header>
+            <h3 id="appearance-title">{t('profile.theme.title')}</h3>
+          </header>
+          <ThemeChoice />
         </section>
       </div>
     </section>
