@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
@@ -23,6 +23,14 @@ beforeEach(() => {
 });
 afterEach(() => {
   delete document.documentElement.dataset.theme;
+});
+// the suites of a worker share one jsdom (vitest.config.ts, isolate: false): what this one changed
+// goes back as it was (Composer.test found the page in Chinese after it)
+const realMatchMedia = window.matchMedia;
+afterAll(async () => {
+  window.matchMedia = realMatchMedia;
+  mediaListeners.clear();
+  await i18n.changeLanguage('en');
 });
 const setSystem = (dark: boolean) => {
   systemDark = dark;
