@@ -44,4 +44,22 @@ describe('Enter while the chat cannot send yet (issue 13 §3.3)', () => {
     expect(onSendText).not.toHaveBeenCalled();
     expect(screen.getByRole('status').textContent).toBe('Choose a number first');
   });
+
+  it('Send pressed while the chat cannot send yet does what Enter does', () => {
+    const onSendText = vi.fn(() => true);
+    const props = { onSendText, onSendImage: vi.fn(), blockedHint: 'Loading…' };
+    const { rerender } = render(<Composer canSend={false} {...props} />);
+    const send = screen.getByRole('button', { name: 'Send' });
+    // nothing typed: nothing to send
+    expect(send.hasAttribute('disabled')).toBe(true);
+    const box = type('from the button');
+    expect(send.hasAttribute('disabled')).toBe(false);
+    fireEvent.click(send);
+    expect(onSendText).not.toHaveBeenCalled();
+    expect(screen.getByRole('status').textContent).toBe('Sending as soon as the chat is ready…');
+    act(() => rerender(<Composer canSend {...props} blockedHint={undefined} />));
+    expect(onSendText).toHaveBeenCalledTimes(1);
+    expect(onSendText).toHaveBeenCalledWith('from the button');
+    expect(box.innerHTML).toBe('');
+  });
 });

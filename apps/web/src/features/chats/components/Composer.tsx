@@ -293,7 +293,10 @@ export function Composer({
           onBlur={remember}
           onFocus={onFocus}
         />
-        <Button className="button primary composer-send" onPress={send} isDisabled={!canSend || !hasText}>
+        {/* pressed while the chat cannot send yet, it does what Enter does: the text waits and goes
+            once the chat is ready, or the user is told why (a button that turned disabled for the
+            instant a new conversation's history started loading swallowed the click) */}
+        <Button className="button primary composer-send" onPress={send} isDisabled={!hasText}>
           <SendIcon />
           {t('chats.input.send')}
         </Button>
