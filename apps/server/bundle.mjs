@@ -24,6 +24,8 @@ export async function bundleServer(entryPoints, outdir, o = {}) {
     sourcemap: o.sourcemap ?? true,
     external: deps.filter((d) => !d.startsWith('@numa/')),
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
   });
 }

@@ -28,7 +28,8 @@ function sweep() {
     return;
   }
   for (const n of names)
-    if (!/^\d+$/.test(n) || !alive(Number(n))) rmSync(path.join(bundles, n), { recursive: true, force: true });
+    if (!/^\d+$/.test(n) || !alive(Number(n)))
+      rmSync(path.join(bundles, n), { recursive: true, force: true });
 }
 
 /**
