@@ -4,13 +4,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openPglite } from '../src/db/pglite';
 import { adminSocketPath } from '../src/cli/forward';
 import { serveAdminSocket } from '../src/cli/remote';
 import { rawQuery, startTestApp, testDbKind, type TestApp } from './helpers';
-import { bundled } from './spawned';
+import { bundled, serverDir } from './spawned';
 import { until } from './chat-support';
 
 /**
@@ -22,8 +21,6 @@ import { until } from './chat-support';
  * request — and keeps serving HTTP and the operator's next command after each. The operator socket
  * exists only on the embedded database, so the suite runs on PGlite alone.
  */
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverDir = path.resolve(here, '..');
 const onPglite = testDbKind === 'pglite';
 
 interface LogLine {

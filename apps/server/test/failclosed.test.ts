@@ -13,7 +13,7 @@ import { stripeMethodTypes } from '../src/providers/payments/stripe';
 import { providerKinds, refusal, servedMethods } from '../src/providers/requirements';
 import { credit } from './chat-support';
 import { client, openTestDb, testDbKind, testEnv, type TestDb } from './helpers';
-import { bundled } from './spawned';
+import { bundled, serverDir } from './spawned';
 
 /*
  * Issue 18 §1: production is fail-closed. A production start never runs a simulator or the payment
@@ -22,7 +22,6 @@ import { bundled } from './spawned';
  * not exist; DEMO_MODE=1 opts a demo in, with a banner on every page. Development does not change.
  */
 
-const serverDir = path.resolve(import.meta.dirname, '..');
 const hex32 = (c: string) => c.repeat(32);
 
 /** A production environment with every kind real or switched off, Stripe the only payment provider. */
