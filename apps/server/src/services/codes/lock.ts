@@ -186,7 +186,12 @@ export function createLocking(
           limit: 8,
           random: true,
         });
-        candidates = free.map((n) => ({ phone: n.phone, supplier: n.supplier }));
+        // 'try another number': the number just given back is free again, and is offered only when
+        // no other is (a random pick handed it straight back to the same user now and then)
+        candidates = free
+          .filter((n) => n.phone !== p.lastNumber)
+          .concat(free.filter((n) => n.phone === p.lastNumber))
+          .map((n) => ({ phone: n.phone, supplier: n.supplier }));
       }
 
       for (const c of candidates) {
