@@ -1,13 +1,4 @@
-import {
-  memo,
-  Suspense,
-  useCallback,
-  useEffect,
-  useRef,
-  useState,
-  type CSSProperties,
-  type KeyboardEvent,
-} from 'react';
+import { memo, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -37,7 +28,8 @@ interface RowProps {
   unread: number;
   showOwn: boolean;
   now: number;
-  style: CSSProperties;
+  /** Where the virtual list puts the row (a number, so the memoised row is not rendered again for a new style object). */
+  top: number;
   onOpen(key: string): void;
   onMenu(key: string, x: number, y: number): void;
 }
@@ -50,7 +42,7 @@ const ChatRow = memo(function ChatRow({
   unread,
   showOwn,
   now,
-  style,
+  top,
   onOpen,
   onMenu,
 }: RowProps) {
@@ -65,7 +57,7 @@ const ChatRow = memo(function ChatRow({
       aria-setsize={count}
       aria-posinset={index + 1}
       className="chat-row-wrap"
-      style={style}
+      style={{ transform: `translateY(${top}px)`, height: CHAT_ROW_HEIGHT }}
     >
       <Button
         className={`chat-row ${selected ? 'selected' : ''} ${unread > 0 ? 'has-unread' : ''}`}
@@ -230,7 +222,7 @@ export function ChatList({
                 unread={snap.unread[chat.key] ?? 0}
                 showOwn={showOwn}
                 now={now}
-                style={{ transform: `translateY(${v.start}px)`, height: CHAT_ROW_HEIGHT }}
+                top={v.start}
                 onOpen={onOpen}
                 onMenu={openMenu}
               />

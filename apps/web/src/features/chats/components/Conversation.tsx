@@ -1,11 +1,11 @@
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { chatSlots, useContactName } from '../extensions';
 import { formatFullNumber, isValidFullNumber, splitFullNumber, type ChosenPerson } from '../logic/number';
 import { splitKey } from '../logic/ids';
 import type { Convo } from '../state/convo';
-import { useChatStatus, useConvo } from '../state/hooks';
+import { useChatStatus, useConvoStatus } from '../state/hooks';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
 import { BackButton } from '../../../components/BackButton';
@@ -75,9 +75,11 @@ export function ConversationBody({
   onSent?(): void;
 }) {
   const { t } = useTranslation();
-  const snap = useConvo(convo, 300);
-  const block = useSendBlock(service, snap.status === 'loading');
-  const replyable = canReplyTo(convo.otherFullNumber);
+  // the status alone: a new message renders the message list, not the input box around it
+  const status = useConvoStatus(convo, 300);
+  const block = useSendBlock(service, status === 'loading');
+  const replyable = useMemo(() => canReplyTo(convo.otherFullNumber), [convo]);
+  const onRetry = useCallback((smsId: string) => service.retry(convo.key, smsId), [service, convo]);
   const canSend = block.canSend && replyable && !extraBlock;
   const hint = !replyable ? t('chats.input.noReply') : (extraBlock ?? block.hint);
   return (
@@ -85,9 +87,8 @@ export function ConversationBody({
       <MessageView
         service={service}
         convo={convo}
-        snap={snap}
         label={t('chats.conversation.label', { name })}
-        onRetry={(smsId) => service.retry(convo.key, smsId)}
+        onRetry={onRetry}
       />
       {replyable && !extraBlock && (
         <ScheduledList fromNumber={convo.ownFullNumber} toNumber={convo.otherFullNumber} />

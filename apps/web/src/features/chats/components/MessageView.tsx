@@ -8,7 +8,8 @@ import { currentLang } from '../../../lib/i18n';
 import { dateLabel } from '../logic/dates';
 import { buildRows, type Row } from '../logic/rows';
 import { isNearBottom } from '../logic/unread';
-import type { Convo, ConvoMessage, ConvoSnapshot } from '../state/convo';
+import type { Convo, ConvoMessage } from '../state/convo';
+import { useConvo } from '../state/hooks';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
 import { ArrowDownIcon } from './icons';
@@ -30,17 +31,17 @@ const estimate = (row: Row<ConvoMessage> | undefined) => {
 export function MessageView({
   service,
   convo,
-  snap,
   label,
   onRetry,
 }: {
   service: ChatService;
   convo: Convo;
-  snap: ConvoSnapshot;
   label: string;
+  /** Stable across renders: every shown message holds it (MessageBubble is memoised). */
   onRetry(smsId: string): void;
 }) {
   const { t } = useTranslation();
+  const snap = useConvo(convo);
   const now = useNow();
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => buildRows(snap.messages), [snap.messages]);
@@ -107,8 +108,16 @@ export function MessageView({
       service.nearBottom = true;
       setShowJump(false);
     }
-    if (before.count === 0 || ownSend || (appended && stick.current)) {
+    if (before.count === 0 || ownSend) {
       toBottom();
+      return;
+    }
+    if (appended && stick.current) {
+      // a message came in at the bottom the view was at: one move, not the virtualiser's settling
+      // loop (it read the pane's size again in each step, on the path of every incoming text); the
+      // rows' resize observer keeps the bottom if the new row then grows (a picture)
+      const el = scrollRef.current;
+      if (el) el.scrollTop = el.scrollHeight;
       return;
     }
     // older messages came in above: move by how far the first message shown before moved down

@@ -116,13 +116,7 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     await convo.load();
     const service = { nearBottom: true } as unknown as ChatService;
     const { container } = render(
-      <MessageView
-        service={service}
-        convo={convo}
-        snap={convo.getSnapshot()}
-        label="Messages"
-        onRetry={() => {}}
-      />,
+      <MessageView service={service} convo={convo} label="Messages" onRetry={() => {}} />,
     );
     // jsdom fires no scroll event when the view scrolls itself to the bottom; a browser does
     const scroller = container.querySelector('.msg-scroll') as HTMLElement;

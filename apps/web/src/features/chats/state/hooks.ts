@@ -25,16 +25,22 @@ const idle: ConvoSnapshot = {
 };
 const noop = () => () => {};
 
+/** A conversation's snapshot: what the message list renders, again for every message. */
+export const useConvo = (convo: Convo | null): ConvoSnapshot =>
+  useSyncExternalStore(convo ? convo.subscribe : noop, convo ? convo.getSnapshot : () => idle);
+
 /**
- * A conversation's snapshot; its first page is asked for once the chat has stayed chosen for
- * `delayMs` (the 300 ms chat-switch debounce of spec 000 §4: clicking through chats costs no calls).
+ * A conversation's status alone, for what around the message list depends on it (the input box): a
+ * new message does not render those again. The first page is asked for once the chat has stayed
+ * chosen for `delayMs` (the 300 ms chat-switch debounce of spec 000 §4: clicking through chats costs
+ * no calls).
  */
-export function useConvo(convo: Convo | null, delayMs = 0): ConvoSnapshot {
-  const snap = useSyncExternalStore(convo ? convo.subscribe : noop, convo ? convo.getSnapshot : () => idle);
+export function useConvoStatus(convo: Convo, delayMs = 0): ConvoSnapshot['status'] {
+  const status = useSyncExternalStore(convo.subscribe, () => convo.getSnapshot().status);
   useEffect(() => {
-    if (!convo || snap.status !== 'idle') return;
+    if (status !== 'idle') return;
     const timer = window.setTimeout(() => void convo.load(), delayMs);
     return () => window.clearTimeout(timer);
-  }, [convo, snap.status, delayMs]);
-  return snap;
+  }, [convo, status, delayMs]);
+  return status;
 }

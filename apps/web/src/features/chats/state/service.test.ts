@@ -260,6 +260,34 @@ describe('the chat service (spec 000 §4)', () => {
     expect(socket.viewing.at(-1)).toBeNull();
   });
 
+  it('keeps the unread counts on the device after the message is shown, at once when the page goes away, never after logout', async () => {
+    const key = 'numa.chats.unread';
+    const kept = () => JSON.parse(window.localStorage.getItem(key) ?? 'null') as { counts?: object } | null;
+    // the list's first read is written (its timer was set before the fake clock)
+    window.dispatchEvent(new Event('pagehide'));
+    expect(kept()?.counts).toEqual({});
+    vi.useFakeTimers();
+    try {
+      socket.handlers!.onMessage(incoming());
+      // not on the message's path: written once the burst is over
+      expect(kept()?.counts ?? {}).toEqual({});
+      socket.handlers!.onMessage(incoming());
+      vi.advanceTimersByTime(300);
+      expect(kept()?.counts).toEqual({ [KEY]: 2 });
+      // the page going away writes what is waiting at once
+      socket.handlers!.onMessage(incoming());
+      window.dispatchEvent(new Event('pagehide'));
+      expect(kept()?.counts).toEqual({ [KEY]: 3 });
+      // a write waiting at logout is dropped with the session's counts
+      socket.handlers!.onMessage(incoming());
+      useSession.getState().logout();
+      vi.advanceTimersByTime(1000);
+      expect(window.localStorage.getItem(key)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('drops a pushed message that breaks the contract', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     socket.handlers!.onMessage({ text: 'no numbers' });

@@ -34,6 +34,7 @@ const UNREAD_KEY = 'numa.chats.unread';
 
 const unreadStorage: UnreadStorage = {
   load() {
+    if (unsaved) return { counts: { ...unsaved.counts }, seenUntil: unsaved.seenUntil };
     try {
       const v = JSON.parse(storage.get(UNREAD_KEY) ?? 'null') as {
         counts?: unknown;
@@ -49,10 +50,25 @@ const unreadStorage: UnreadStorage = {
       return { counts: {}, seenUntil: null };
     }
   },
+  // written after the message is on screen, not on its path: the latest counts once the burst is
+  // over, and at once when the page goes away (issue 24 §1: a synchronous localStorage write was
+  // 2 ms of every incoming message)
   save(v) {
-    storage.set(UNREAD_KEY, JSON.stringify(v));
+    unsaved = v;
+    if (saveTimer === undefined) saveTimer = window.setTimeout(saveUnread, SAVE_DELAY_MS);
   },
 };
+
+const SAVE_DELAY_MS = 250;
+let unsaved: Parameters<UnreadStorage['save']>[0] | null = null;
+let saveTimer: number | undefined;
+function saveUnread() {
+  window.clearTimeout(saveTimer);
+  saveTimer = undefined;
+  if (unsaved) storage.set(UNREAD_KEY, JSON.stringify(unsaved));
+  unsaved = null;
+}
+if (typeof window !== 'undefined') window.addEventListener('pagehide', saveUnread);
 
 export interface StatusSnapshot {
   connection: ConnectionState;
@@ -442,6 +458,9 @@ export function getChatService(): ChatService | null {
 onSessionReset(() => {
   current?.dispose();
   current = null;
+  window.clearTimeout(saveTimer);
+  saveTimer = undefined;
+  unsaved = null;
   storage.remove(UNREAD_KEY);
   useChatsUi.getState().reset();
 });
