@@ -102,11 +102,13 @@ export class RealtimeHub {
   }
 
   emitMessage(row: MessageRow) {
-    this.tell({ kind: 'message', row });
     const io = this.io;
-    if (!io) return;
-    for (const lang of langs)
-      io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+    // the sockets first: the listeners (push, webhooks) start database work, which the push need not wait for
+    if (io) {
+      for (const lang of langs)
+        io.to(langRoom(row.accountId, lang)).emit(socketEvents.receiveMessage, toReceiveMessage(row, lang));
+    }
+    this.tell({ kind: 'message', row });
   }
 
   /** A number's rent could not be paid: to every socket of the account. */

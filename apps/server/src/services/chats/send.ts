@@ -167,15 +167,15 @@ export function createSendPath(deps: {
 
   /** After the commit: the balance event, B's message and A's confirmation, the carrier job. */
   function stored(accountId: number, charge: Minor, outcome: DurableOutcome & { written: true }): SendResult {
-    // the bill is the statement's own (not ledger.apply's), so its balance event is announced here,
-    // with the balance the statement returned
-    if (charge > 0) db.balancesCommitted([accountId], new Map([[accountId, outcome.balance]]));
-    db.billsWritten([outcome.sent.type === 'mms' ? constants.billTypes.mms : constants.billTypes.sms]);
     if (outcome.received) {
-      // delivered on the platform: B hears it, and A's confirmation ('sent') follows
+      // delivered on the platform: B hears it first, and A's confirmation ('sent') follows
       realtime.emitMessage(outcome.received);
       realtime.emitMessage(outcome.sent);
     }
+    // the bill is the statement's own (not ledger.apply's), so its balance event is announced here,
+    // with the balance the statement returned; after the pushes, as its listeners start database work
+    if (charge > 0) db.balancesCommitted([accountId], new Map([[accountId, outcome.balance]]));
+    db.billsWritten([outcome.sent.type === 'mms' ? constants.billTypes.mms : constants.billTypes.sms]);
     if (outcome.job) {
       fresh.set(outcome.sent.id, outcome.sent);
       jobs.run(outcome.job);
