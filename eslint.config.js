@@ -236,4 +236,27 @@ export default tseslint.config(
     files: ['**/cli/**', 'scripts/**', '**/scripts/**', 'bench/**', '**/build.mjs', 'e2e/**'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // the server, its tests, the benches and the end-to-end tests are type-checked as one program with
+    // the DOM's types (tsconfig.node.json: the benches and e2e hand functions to the browser); the
+    // server's own code must not lean on them
+    files: ['apps/server/src/**', 'packages/contract/src/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...[
+          'window',
+          'document',
+          'localStorage',
+          'sessionStorage',
+          'location',
+          'navigator',
+          'HTMLElement',
+        ].map((name) => ({
+          name,
+          message: 'A browser global: the server and the contract run without a DOM.',
+        })),
+      ],
+    },
+  },
 );

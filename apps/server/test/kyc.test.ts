@@ -37,7 +37,7 @@ async function upload(c: Client, parts: Record<string, Part | string | (Part | s
       if (typeof v === 'string') form.append(key, v);
       else {
         const p = Buffer.isBuffer(v) ? { bytes: v, name: `${key}.png`, type: 'image/png' } : v;
-        form.append(key, new Blob([p.bytes], { type: p.type ?? 'image/png' }), p.name);
+        form.append(key, new Blob([new Uint8Array(p.bytes)], { type: p.type ?? 'image/png' }), p.name);
       }
     }
   }
