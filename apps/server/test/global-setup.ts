@@ -5,10 +5,13 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate, readMigrations } from '../src/db/migrate';
 import { openPglite } from '../src/db/pglite';
+import { ensurePgTemplate } from './pg-template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    /** The migrated PostgreSQL template database (test/pg-template.ts), with TEST_DATABASE_URL. */
+    pgTemplate: string;
   }
 }
 
@@ -39,4 +42,7 @@ export default async function setup(project: TestProject) {
     }
   }
   project.provide('pgliteTemplate', dir);
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl && project.name === 'server-pg')
+    project.provide('pgTemplate', await ensurePgTemplate(pgUrl, hash));
 }

@@ -7,6 +7,7 @@ import { buildApp, type BuildOptions } from '../src/app';
 import { migrate } from '../src/db/migrate';
 import { openPglite } from '../src/db/pglite';
 import { openPostgres } from '../src/db/postgres';
+import { adminQuery, databaseUrl } from './pg-template';
 import type { Database, Q } from '../src/db';
 import { raw } from '../src/db/raw';
 import { loadEnv, type Env } from '../src/env';
@@ -33,6 +34,8 @@ export const rawQuery = <T = any>(q: Q, text: string, params: readonly unknown[]
 
 export type TestDb = Database & {
   drop(): Promise<void>;
+  /** On PostgreSQL: the URL of this suite's own database (another connection to it, e.g. the admin command's). */
+  pgUrl?: string;
   /** A hand-written statement on the database root. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read whatever they assert
   query<T = any>(text: string, params?: readonly unknown[]): Promise<T[]>;
@@ -44,18 +47,25 @@ export const withQuery = <D extends Database>(db: D): D & Pick<TestDb, 'query'> 
     query: <T>(text: string, params: readonly unknown[] = []) => raw<T>(db.q, text, params),
   });
 
-/** A fresh, migrated database for one suite: a copy of the PGlite template, or a new PostgreSQL schema. */
+/**
+ * A fresh, migrated database for one suite: a copy of the PGlite template, or on PostgreSQL a database
+ * of its own cloned from the migrated template (test/pg-template.ts; `pgUrl` reaches it).
+ */
 export async function openTestDb(): Promise<TestDb> {
   if (testDbKind === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('NUMA_TEST_DB=postgres needs TEST_DATABASE_URL');
-    const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-    const db = withQuery(await openPostgres(url, { schema, max: 5 }));
+    const name = `numa_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await adminQuery(url, `CREATE DATABASE "${name}" TEMPLATE "${inject('pgTemplate')}"`);
+    const pgUrl = databaseUrl(url, name);
+    const db = withQuery(await openPostgres(pgUrl, { max: 5 }));
+    // the template is migrated: one read
     await migrate(db);
     return Object.assign(db, {
+      pgUrl,
       async drop() {
-        await db.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
         await db.close();
+        await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => {});
       },
     });
   }

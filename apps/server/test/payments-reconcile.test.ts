@@ -233,12 +233,7 @@ describe(`reconciliation from the stored notifications: the sandbox (${testDbKin
         { schema: string },
       ];
       const own = await admin(t, async (_f, out) =>
-        contextOn(
-          t.app.deps.env,
-          await openPostgres(process.env.TEST_DATABASE_URL!, { schema, max: 2 }),
-          'numa',
-          out,
-        ),
+        contextOn(t.app.deps.env, await openPostgres(t.db.pgUrl!, { schema, max: 2 }), 'numa', out),
       )('payment', 'reconcile', '--from', today(), '--to', today());
       expect(own.code, own.text).toBe(0);
       expect(own.text).toBe(report.text);

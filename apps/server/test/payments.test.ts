@@ -535,12 +535,7 @@ describe(`payments (${testDbKind})`, () => {
           argv,
           { out: (l = '') => out.push(l), err: (l) => out.push(l) },
           async (_f, o) =>
-            contextOn(
-              t.app.deps.env,
-              await openPostgres(process.env.TEST_DATABASE_URL!, { schema, max: 2 }),
-              'numa',
-              o,
-            ),
+            contextOn(t.app.deps.env, await openPostgres(t.db.pgUrl!, { schema, max: 2 }), 'numa', o),
         );
         return { code, text: out.join('\n') };
       };
