@@ -6,6 +6,7 @@ import { i18nReady } from './lib/i18n';
 import { redirectMobile } from './lib/mobile';
 import { applyBrandColors, watchTheme } from './lib/theme';
 import { App } from './app/App';
+import { preloadFirstScreen } from './app/firstScreen';
 import './styles.css';
 
 /** Brand colours as CSS variables (both themes); everything else reads them. */
@@ -22,13 +23,16 @@ function applyBrand() {
 if (!redirectMobile()) {
   applyBrand();
   // a page that starts in Chinese first fetches its texts (lib/i18n.ts)
-  void i18nReady.then(() =>
+  void i18nReady.then(() => {
     createRoot(document.getElementById('root')!).render(
       <StrictMode>
         <App />
       </StrictMode>,
-    ),
-  );
+    );
+    // once the first frame (the loading state) is up, a signed-in page's screen is fetched beside
+    // the shell (app/firstScreen.ts); started before it, it would hold that first paint back
+    requestAnimationFrame(() => setTimeout(preloadFirstScreen, 0));
+  });
   // the service worker (issue 23), once the page has loaded; what watches it for a new build and
   // for notification clicks is a chunk of its own, loaded only on a page the worker controls (a
   // first visit has no old build to replace), so a first load fetches nothing more

@@ -168,7 +168,9 @@ export default function VerificationTab() {
           />
         )}
       </div>
-      <SideCards />
+      {/* after the services: on a phone the cards sit below them, and came first only to be pushed
+          down the screen when the list arrived (a layout shift, issue 24 §3) */}
+      {!catalogue.isPending && <SideCards />}
       <Dialog
         title={t('codes.noNumberTitle')}
         isOpen={noNumber}
