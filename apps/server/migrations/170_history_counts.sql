@@ -15,7 +15,9 @@ CREATE TABLE history_counts (
   kind text NOT NULL CHECK (kind IN ('payment', 'sms', 'call', 'number')),
   -- the first day of the UTC month
   month date NOT NULL,
-  n bigint NOT NULL CHECK (n >= 0),
+  -- never below zero by construction (a decrement is of rows counted before); no CHECK: the
+  -- decrements go in as upserts of a negative n, which a CHECK would refuse before the conflict
+  n bigint NOT NULL,
   PRIMARY KEY (account_id, kind, month)
 );
 
