@@ -14,6 +14,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { compression } from './lib/compression';
 import { ApiError } from './lib/errors';
 import { loggerOptions } from './lib/logging';
+import { startup } from './lib/startup';
 import { isLoopbackHost } from './lib/net';
 import { defaultWebDist } from './lib/paths';
 import { createMetrics } from './metrics';
@@ -404,6 +405,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (seeded)
       app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
   }
+  startup.mark('services');
 
   // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
   // on PostgreSQL, balances the operator's command moves in its own process reach the sockets too
@@ -471,6 +473,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
+  startup.mark('routes');
 
   app.addHook('onClose', async () => {
     stopBalanceEvents();

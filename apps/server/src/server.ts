@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { loadEnv, type Env } from './env';
+import { startup } from './lib/startup';
 import { refusal } from './providers/requirements';
 
 /** A start refused for its configuration exits with this (sysexits' EX_CONFIG): a supervisor need not retry. */
@@ -23,8 +24,10 @@ if (refused) {
   process.exit(configExit);
 }
 
+startup.mark('configuration');
 const { buildApp } = await import('./app');
 const { serveAdminSocket } = await import('./cli/remote');
+startup.mark('modules');
 const app = await buildApp({ env });
 
 // the embedded database is one process's: tell the admin command who holds it
@@ -45,4 +48,8 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   await app.close();
 });
 
+await app.ready();
+startup.mark('ready');
 await app.listen({ port: env.PORT, host: env.HOST });
+startup.mark('listening');
+app.log.info({ phases: startup.phases() }, 'started');
