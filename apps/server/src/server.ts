@@ -28,7 +28,7 @@ startup.mark('configuration');
 const { buildApp } = await import('./app');
 const { serveAdminSocket } = await import('./cli/remote');
 startup.mark('modules');
-const app = await buildApp({ env });
+const app = await buildApp({ env, startJobsLater: true });
 
 // the embedded database is one process's: tell the admin command who holds it
 const pidFile = env.DATABASE_URL ? null : path.resolve(env.DATA_DIR, 'server.pid');
@@ -52,4 +52,14 @@ await app.ready();
 startup.mark('ready');
 await app.listen({ port: env.PORT, host: env.HOST });
 startup.mark('listening');
+// the jobs (releasing a previous process's leases, the schedules' next runs, then polling) start once
+// the server answers: no request waits for them, and a job enqueued before is picked up by the poll
+try {
+  await app.deps.jobs.start();
+} catch (err) {
+  app.log.error({ err }, 'the jobs did not start');
+  await app.close();
+  process.exit(1);
+}
+startup.mark('jobs');
 app.log.info({ phases: startup.phases() }, 'started');
