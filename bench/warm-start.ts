@@ -11,6 +11,7 @@
  * Baseline: a bare `node -e` that opens the same PGlite data folder (with the same extension) and
  * listens with a bare Fastify whose /healthz runs `SELECT 1`, timed the same way, as often: the
  * ratio shows what the server adds to opening the database and listening.
+ * BENCH_SERVER_JS starts another build (another checkout's apps/server/dist/server.js) instead.
  * Results: bench/results/warm-start-latest.json.
  */
 import { spawn } from 'node:child_process';
@@ -22,7 +23,8 @@ import { loadAverage, root } from './web';
 
 const PORT = Number(process.env.BENCH_PORT ?? 8096);
 const WARM = Number(process.env.BENCH_WARM_STARTS ?? 5);
-const serverJs = path.join(root, 'apps/server/dist/server.js');
+/** The build to start (BENCH_SERVER_JS: another build's, e.g. a checkout of main's, to compare). */
+const serverJs = process.env.BENCH_SERVER_JS ?? path.join(root, 'apps/server/dist/server.js');
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -95,6 +97,8 @@ async function main() {
     DATA_DIR: dataDir,
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
+    // this checkout's web client, whichever build runs
+    WEB_DIST: path.join(root, 'apps/web/dist'),
   };
   console.log(
     `Warm-start bench — PGlite (embedded), Node ${process.version}, ${os.cpus().length} CPUs, load ${loadAverage().join(' ')}\n`,
@@ -143,6 +147,7 @@ async function main() {
           cpus: os.cpus().length,
           load: loadAverage(),
           database: 'pglite',
+          server: path.relative(root, serverJs),
           coldMs: cold.ms,
           warmMs: warm.map((s) => s.ms),
           warmMedianMs: warmMedian,

@@ -108,7 +108,11 @@ export async function contextOn(
   const media = createMediaService(db, new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
   // a revocation here reaches every server's cached keys through Redis (issue 21)
   const redis = env.REDIS_URL
-    ? new (lazy.ioredis().Redis)(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true })
+    ? new (lazy.ioredis().Redis)(env.REDIS_URL, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: true,
+      })
     : null;
   redis?.on('error', () => {});
   return {
