@@ -5,7 +5,6 @@ import rateLimit from '@fastify/rate-limit';
 import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
 import { constants, fromMinor, type Minor } from '@numa/contract';
-import { Redis } from 'ioredis';
 import { openDatabase, type BalanceSource, type Database } from './db';
 import { isDev, type Env } from './env';
 import { createJobs, type JobsOptions } from './jobs';
@@ -14,6 +13,8 @@ import { systemClock, type Clock } from './lib/clock';
 import { compression } from './lib/compression';
 import { ApiError } from './lib/errors';
 import { loggerOptions } from './lib/logging';
+import { lazy } from './lib/lazy';
+import { startup } from './lib/startup';
 import { isLoopbackHost } from './lib/net';
 import { defaultWebDist } from './lib/paths';
 import { createMetrics } from './metrics';
@@ -124,6 +125,12 @@ export interface BuildOptions {
    */
   webhookPolicy?: Partial<UrlPolicy>;
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The caller starts the jobs (app.deps.jobs.start()) once the server listens, instead of when the
+   * app is ready: server.ts, so that a start answers sooner (issue 24 §5). Tests leave it off: their
+   * jobs run from ready.
+   */
+  startJobsLater?: boolean;
 }
 
 /**
@@ -212,7 +219,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const pricing = createPricing(db);
   const realtime = new RealtimeHub();
   const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 })
+    ? new (lazy.ioredis().Redis)(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1 })
     : null;
   redis?.on('error', (err) => app.log.warn({ err }, 'redis error'));
   const sessions = createSessionService(db, {
@@ -404,13 +411,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (seeded)
       app.log.info({ demo: seeded }, 'demo accounts created (sign in as demo1@numa.test / demo2@numa.test)');
   }
+  startup.mark('services');
 
   // the jobs run with the server: from ready to close (before the sockets close, so results still reach them)
   // on PostgreSQL, balances the operator's command moves in its own process reach the sockets too
   let stopHearing: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopHearing = await db.hearOtherProcesses?.();
-    await jobs.start();
+    if (!opts.startJobsLater) await jobs.start();
   });
   app.addHook('preClose', async () => {
     await jobs.stop();
@@ -471,6 +479,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(realtimePlugin);
   if (dev) await app.register(devRoutes);
   await app.register(webPlugin, { dist: env.WEB_DIST ?? defaultWebDist });
+  startup.mark('routes');
 
   app.addHook('onClose', async () => {
     stopBalanceEvents();

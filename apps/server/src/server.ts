@@ -2,6 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { loadEnv, type Env } from './env';
+import { startup } from './lib/startup';
 import { refusal } from './providers/requirements';
 
 /** A start refused for its configuration exits with this (sysexits' EX_CONFIG): a supervisor need not retry. */
@@ -23,9 +24,11 @@ if (refused) {
   process.exit(configExit);
 }
 
+startup.mark('configuration');
 const { buildApp } = await import('./app');
 const { serveAdminSocket } = await import('./cli/remote');
-const app = await buildApp({ env });
+startup.mark('modules');
+const app = await buildApp({ env, startJobsLater: true });
 
 // the embedded database is one process's: tell the admin command who holds it
 const pidFile = env.DATABASE_URL ? null : path.resolve(env.DATA_DIR, 'server.pid');
@@ -45,4 +48,18 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   await app.close();
 });
 
+await app.ready();
+startup.mark('ready');
 await app.listen({ port: env.PORT, host: env.HOST });
+startup.mark('listening');
+// the jobs (releasing a previous process's leases, the schedules' next runs, then polling) start once
+// the server answers: no request waits for them, and a job enqueued before is picked up by the poll
+try {
+  await app.deps.jobs.start();
+} catch (err) {
+  app.log.error({ err }, 'the jobs did not start');
+  await app.close();
+  process.exit(1);
+}
+startup.mark('jobs');
+app.log.info({ phases: startup.phases() }, 'started');

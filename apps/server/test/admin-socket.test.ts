@@ -156,6 +156,29 @@ describe.skipIf(!onPglite)(
   'the operator socket of a server on the embedded database (pglite)',
   { timeout: 60_000 },
   () => {
+    it('starts phase by phase, the jobs once it listens (issue 24 §5), and logs the phases', async () => {
+      const started = await until(async () => logged('started')[0]);
+      const phases = (started as LogLine & { phases: { phase: string; at: number; ms: number }[] }).phases;
+      expect(phases.map((p) => p.phase)).toEqual([
+        'configuration',
+        'modules',
+        'database open',
+        'migrations',
+        'services',
+        'routes',
+        'ready',
+        'listening',
+        'jobs',
+      ]);
+      for (const [i, p] of phases.entries()) {
+        expect(p.ms).toBeGreaterThanOrEqual(0);
+        expect(p.at).toBe((i ? phases[i - 1]!.at : 0) + p.ms);
+      }
+      // what the jobs do at start (the schedules' next runs) is done, and the server answers meanwhile
+      expect(logs.findIndex((l) => /^Server listening at /.test(l.msg))).toBeLessThan(logs.indexOf(started));
+      await stillServing();
+    });
+
     it('`admin rates export | head -c 10`, twice at once: the output is cut, the server keeps serving', async () => {
       const runs = await Promise.all([1, 2].map(() => run(`${adminCmd('rates export')} | head -c 10`)));
       for (const r of runs) {

@@ -23,7 +23,7 @@ import { createCodeSuppliers } from '../providers/codes';
 import type { FastifyBaseLogger } from 'fastify';
 import { createReviewService } from '../services/review';
 import { createApiKeyService } from '../services/apiKeys';
-import { Redis } from 'ioredis';
+import { lazy } from '../lib/lazy';
 import type { Deps } from '../types';
 
 /** What a command gets: the services it works with, and the brand chosen with --brand. */
@@ -108,7 +108,11 @@ export async function contextOn(
   const media = createMediaService(db, new LocalMediaStore(path.resolve(env.DATA_DIR, 'media')));
   // a revocation here reaches every server's cached keys through Redis (issue 21)
   const redis = env.REDIS_URL
-    ? new Redis(env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: true })
+    ? new (lazy.ioredis().Redis)(env.REDIS_URL, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: true,
+      })
     : null;
   redis?.on('error', () => {});
   return {

@@ -3,6 +3,7 @@ import type { Env } from '../env';
 import { migrate } from './migrate';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
+import { startup } from '../lib/startup';
 import type { Database } from './types';
 
 export type { BalanceSource, Database, DB, Q, Tx } from './types';
@@ -12,6 +13,8 @@ export async function openDatabase(env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR'>):
   const db = env.DATABASE_URL
     ? await openPostgres(env.DATABASE_URL)
     : await openPglite(path.resolve(env.DATA_DIR, 'pg'));
+  startup.mark('database open');
   await migrate(db);
+  startup.mark('migrations');
   return db;
 }

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createCanvas, GlobalFonts, type SKRSContext2D } from '@napi-rs/canvas';
+import type { SKRSContext2D } from '@napi-rs/canvas';
+import { lazy } from './lazy';
 
 /**
  * The captcha picture (issue 9, hole 2): a raster image drawn with @napi-rs/canvas (Skia; its binary
@@ -17,7 +18,7 @@ const family = 'NumaCaptcha';
 let fontLoaded = false;
 function loadFont() {
   if (fontLoaded) return;
-  GlobalFonts.registerFromPath(require.resolve('svg-captcha/fonts/Comismsh.ttf'), family);
+  lazy.canvas().GlobalFonts.registerFromPath(require.resolve('svg-captcha/fonts/Comismsh.ttf'), family);
   fontLoaded = true;
 }
 
@@ -86,7 +87,7 @@ export async function renderCaptcha(
   loadFont();
   const w = captchaSize.width * scale;
   const h = captchaSize.height * scale;
-  const canvas = createCanvas(w, h);
+  const canvas = lazy.canvas().createCanvas(w, h);
   const ctx = canvas.getContext('2d');
 
   // background: a light gradient in a random hue, with blotches

@@ -1,4 +1,4 @@
-import { createCanvas, Path2D } from '@napi-rs/canvas';
+import { lazy } from './lazy';
 import type { Brand } from '@numa/contract';
 import { fill, serverTexts } from './texts';
 
@@ -20,6 +20,7 @@ const mark = 'M18 46V18h6l16 18V18h6v28h-6L24 28v18z';
  * shape); otherwise rounded corners as the favicon has.
  */
 export function drawIcon(brand: Brand, size: number, maskable: boolean): Buffer {
+  const { createCanvas, Path2D } = lazy.canvas();
   const canvas = createCanvas(size, size);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = brand.colors.primary;

@@ -66,6 +66,9 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       // the build writes `.br` and `.gz` beside every text asset (apps/web/vite.config.ts): sent as
       // they are by Accept-Encoding, with `Vary: Accept-Encoding`
       preCompressed: true,
+      // a route per file is made at start (wildcard: false): the compressed copies need none of their
+      // own (preCompressed finds them beside the file), a third of the routes (issue 24 §5)
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders: (res, file) => {
         res.header(
           'cache-control',

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { lazy } from '../lib/lazy';
 import {
   constants,
   endpoints,
@@ -62,7 +63,7 @@ export default fp(
     let pub: Redis | null = null;
     let sub: Redis | null = null;
     if (env.REDIS_URL) {
-      pub = new Redis(env.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 2 });
+      pub = new (lazy.ioredis().Redis)(env.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 2 });
       sub = pub.duplicate();
       for (const c of [pub, sub])
         c.on('error', (err) => log.warn({ err }, 'redis (socket.io adapter) error'));

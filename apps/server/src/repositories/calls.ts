@@ -1,6 +1,7 @@
 import type { Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
+import { historyCountsRepo } from './historyCounts';
 
 export interface CallRow {
   id: number;
@@ -74,22 +75,22 @@ export const callsRepo = {
     q: Q,
     p: { accountId: number; from: Date; to: Date; limit: number; offset: number },
   ): Promise<{ total: number; rows: CallRow[] }> {
-    const base = q
-      .selectFrom('call_records')
-      .where('account_id', '=', p.accountId)
-      .where('created_at', '>=', p.from)
-      .where('created_at', '<', p.to);
-    const [count, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base
+    const [total, rows] = await Promise.all([
+      // kept per month by the table's triggers (migration 170), not counted row by row
+      historyCountsRepo.total(q, p.accountId, 'call', p.from),
+      q
+        .selectFrom('call_records')
         .select(cols)
+        .where('account_id', '=', p.accountId)
+        .where('created_at', '>=', p.from)
+        .where('created_at', '<', p.to)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(p.limit)
         .offset(p.offset)
         .execute(),
     ]);
-    return { total: Number(count.n), rows };
+    return { total, rows };
   },
 
   /**

@@ -137,13 +137,16 @@ export const returnsRepo = {
     await tx.updateTable('payment_returns').set({ excess }).where('id', '=', id).execute();
   },
 
-  /** The refunds and disputes of some orders (the histories, the operator's list). */
+  /**
+   * The refunds and disputes of some orders (the histories, the operator's list). The ids go as one
+   * text parameter: a page of 1,000 top-ups is one statement text, not one parameter per order.
+   */
   async ofOrders(q: Q, orderIds: number[]): Promise<ReturnRow[]> {
     if (!orderIds.length) return [];
     return (await q
       .selectFrom('payment_returns')
       .select(cols)
-      .where('order_id', 'in', orderIds)
+      .where('order_id', '=', sql<number>`ANY(string_to_array(${orderIds.join(',')}::text, ',')::bigint[])`)
       .orderBy('id')
       .execute()) as ReturnRow[];
   },

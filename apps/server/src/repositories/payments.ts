@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
-import type { Minor } from '@numa/contract';
+import { constants, type Minor } from '@numa/contract';
 import type { Q, Tx } from '../db';
+import { historyCountsRepo } from './historyCounts';
 
 export type OrderStatus = 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired';
 
@@ -310,37 +311,43 @@ export const paymentsRepo = {
 };
 
 /** Bills of a month for the histories (the ledger, read-only). */
+/**
+ * The payment history's bill types (recharge, invite and redeem bonuses), credits only; migration 170
+ * counts the same rows per month (its trigger names the same types).
+ */
+export const paymentHistoryTypes = [
+  constants.billTypes.recharge,
+  constants.billTypes.inviteBonus,
+  constants.billTypes.redeemBonus,
+];
+
+/**
+ * The account's histories by month, newest first (created_at, then id), each page read in the order
+ * of an index (migration 170) and the page-numbered ones' totals kept rather than counted.
+ */
 export const historyRepo = {
-  /** Recharges, invite and redeem bonuses of [from, to): the payment history. */
-  async payments(
-    q: Q,
-    accountId: number,
-    types: number[],
-    from: Date,
-    to: Date,
-    limit: number,
-    offset: number,
-  ) {
-    const base = q
-      .selectFrom('ledger')
-      .where('account_id', '=', accountId)
-      .where('type', 'in', types)
-      .where('charge', '>', 0 as Minor)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to);
+  /** Recharges, invite and redeem bonuses of [from, to): the payment history, with the month's total. */
+  async payments(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
     const [rows, total] = await Promise.all([
-      base
+      q
+        .selectFrom('ledger')
         .select(['id', 'type', 'charge', 'options', 'created_at as createdAt'])
+        .where('account_id', '=', accountId)
+        .where('type', 'in', paymentHistoryTypes)
+        .where('charge', '>', 0 as Minor)
+        .where('created_at', '>=', from)
+        .where('created_at', '<', to)
+        .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
         .offset(offset)
         .execute(),
-      base.select((s) => s.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      historyCountsRepo.total(q, accountId, 'payment', from),
     ]);
-    return { rows, total: Number(total.n) };
+    return { rows, total };
   },
 
-  /** A page of the month's bills, newest first, below the cursor id. */
+  /** A page of the month's bills, newest first, after the cursor (the id of the previous page's last bill). */
   async bills(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null, limit: number) {
     let query = q
       .selectFrom('ledger')
@@ -356,22 +363,30 @@ export const historyRepo = {
       .where('account_id', '=', accountId)
       .where('created_at', '>=', from)
       .where('created_at', '<', to)
+      .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit);
-    if (beforeId !== null) query = query.where('id', '<', beforeId);
+    // after the cursor's bill in the page order (a cursor not of this account's: nothing)
+    if (beforeId !== null)
+      query = query.where(({ eb, refTuple, selectFrom }) =>
+        eb(
+          refTuple('created_at', 'id'),
+          '<',
+          selectFrom('ledger as c')
+            .select(['c.created_at', 'c.id'])
+            .where('c.id', '=', beforeId)
+            .where('c.account_id', '=', accountId)
+            .$asTuple('created_at', 'id'),
+        ),
+      );
     return query.execute();
   },
 
-  /** A page of the month's SMS and MMS (not deleted), newest first, with the count. */
+  /** A page of the month's SMS and MMS (not deleted), newest first, with the month's total. */
   async messages(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
-    const base = q
-      .selectFrom('messages')
-      .where('account_id', '=', accountId)
-      .where('deleted', '=', false)
-      .where('date', '>=', from.getTime())
-      .where('date', '<', to.getTime());
     const [rows, total] = await Promise.all([
-      base
+      q
+        .selectFrom('messages')
         .select([
           'id',
           'direction',
@@ -382,14 +397,18 @@ export const historyRepo = {
           'type',
           'text',
         ])
+        .where('account_id', '=', accountId)
+        .where('deleted', '=', false)
+        .where('date', '>=', from.getTime())
+        .where('date', '<', to.getTime())
         .orderBy('date', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
         .offset(offset)
         .execute(),
-      base.select((s) => s.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      historyCountsRepo.total(q, accountId, 'sms', from),
     ]);
-    return { rows, total: Number(total.n) };
+    return { rows, total };
   },
 };
 

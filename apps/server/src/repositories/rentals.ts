@@ -145,7 +145,11 @@ export const rentalsRepo = {
     );
   },
 
-  /** A month's history of one kind for the account, newest first, after the cursor (an id). */
+  /**
+   * A month's history of one kind for the account, newest first (created_at, then id: the order of
+   * rental_history_account), after the cursor (the id of the previous page's last entry; an id not
+   * of this account's and kind: nothing).
+   */
   async historyAfter(
     q: Q,
     p: { kind: RentalKind; accountId: number; from: Date; to: Date; before: number | null; limit: number },
@@ -157,7 +161,21 @@ export const rentalsRepo = {
       .where('kind', '=', p.kind)
       .where('created_at', '>=', p.from)
       .where('created_at', '<', p.to)
-      .$if(p.before !== null, (b) => b.where('id', '<', p.before!))
+      .$if(p.before !== null, (b) =>
+        b.where(({ eb, refTuple, selectFrom }) =>
+          eb(
+            refTuple('created_at', 'id'),
+            '<',
+            selectFrom('rental_history as c')
+              .select(['c.created_at', 'c.id'])
+              .where('c.id', '=', p.before!)
+              .where('c.account_id', '=', p.accountId)
+              .where('c.kind', '=', p.kind)
+              .$asTuple('created_at', 'id'),
+          ),
+        ),
+      )
+      .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(p.limit)
       .execute();

@@ -1,6 +1,7 @@
 import type { Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
+import { historyCountsRepo } from './historyCounts';
 import { startOfIso } from '../lib/dates';
 import { rateSubquery } from './rates';
 
@@ -242,23 +243,23 @@ export const subscriptionsRepo = {
     q: Q,
     p: { accountId: number; from: Date; to: Date; limit: number; offset: number },
   ): Promise<{ total: number; rows: HistoryRow[] }> {
-    const base = q
-      .selectFrom('rental_history')
-      .where('account_id', '=', p.accountId)
-      .where('kind', '=', 'number')
-      .where('created_at', '>=', p.from)
-      .where('created_at', '<', p.to);
-    const [count, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      base
+    const [total, rows] = await Promise.all([
+      // kept per month by the table's triggers (migration 170), not counted row by row
+      historyCountsRepo.total(q, p.accountId, 'number', p.from),
+      q
+        .selectFrom('rental_history')
         .select(historyCols)
+        .where('account_id', '=', p.accountId)
+        .where('kind', '=', 'number')
+        .where('created_at', '>=', p.from)
+        .where('created_at', '<', p.to)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(p.limit)
         .offset(p.offset)
         .execute(),
     ]);
-    return { total: Number(count.n), rows };
+    return { total, rows };
   },
 
   /** One of the account's subscriptions by its full number (null: not the account's). */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import { lazy } from '../lib/lazy';
 import {
   BurstyRateLimiter,
   RateLimiterMemory,
@@ -66,7 +66,11 @@ export const holdKey = (token: string) => createHash('sha256').update(token).dig
 export function createLimits(opts: { env: Env; log: FastifyBaseLogger; settings?: Partial<LimitSettings> }) {
   const s: LimitSettings = { ...limitSettings(opts.env), ...opts.settings };
   const redis = opts.env.REDIS_URL
-    ? new Redis(opts.env.REDIS_URL, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new (lazy.ioredis().Redis)(opts.env.REDIS_URL, {
+        connectTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: false,
+      })
     : null;
   redis?.on('error', (err) => opts.log.warn({ err }, 'redis (rate limits) error'));
   const prefix = `${opts.env.REDIS_KEY_PREFIX}:rl`;

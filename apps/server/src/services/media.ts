@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Database, Q } from '../db';
 import { ApiError } from '../lib/errors';
 import type { MediaStorePort } from '../providers/media/port';
@@ -38,7 +37,7 @@ export function createMediaService(db: Database, store: MediaStorePort) {
     }): Promise<SavedMedia> {
       if (p.bytes.byteLength === 0) throw new ApiError(300038, null, 'empty file');
       if (p.bytes.byteLength > p.maxBytes) throw new ApiError(100005, { maxBytes: p.maxBytes });
-      const type = await fileTypeFromBuffer(p.bytes);
+      const type = await (await import('file-type')).fileTypeFromBuffer(p.bytes);
       if (!type || !p.allowed.includes(type.mime))
         throw new ApiError(300038, { allowed: p.allowed }, type?.mime ?? 'unknown type');
       const id = randomBytes(18).toString('base64url');

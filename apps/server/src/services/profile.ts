@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import {
   constants,
   type BillingProfile,
@@ -175,7 +174,9 @@ export function createProfileService(db: Database, media: MediaService, log: Fas
             'file too large',
             accountText('kycTooLarge'),
           );
-        const type = f.bytes.byteLength ? await fileTypeFromBuffer(f.bytes) : undefined;
+        const type = f.bytes.byteLength
+          ? await (await import('file-type')).fileTypeFromBuffer(f.bytes)
+          : undefined;
         if (!type || !(constants.kycMimeTypes as readonly string[]).includes(type.mime)) {
           throw new ApiError(
             300038,

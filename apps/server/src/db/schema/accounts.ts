@@ -1,7 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { BrandId, Minor } from '@numa/contract';
 
-/** Migrations 001, 005, 006: accounts, their sessions, the ledger and the bill types. */
+/** Migrations 001, 005, 006, 170: accounts, their sessions, the ledger, the bill types and the history counts. */
 export interface AccountsTables {
   accounts: {
     id: Generated<number>;
@@ -54,5 +54,15 @@ export interface AccountsTables {
     type: number;
     name: string;
     allow_negative: Generated<boolean>;
+  };
+  /**
+   * Migration 170: the month totals of the page-numbered histories (payment, sms, call, number), per
+   * account, kind and UTC month (its first day), kept by the tables' statement triggers.
+   */
+  history_counts: {
+    account_id: number;
+    kind: 'payment' | 'sms' | 'call' | 'number';
+    month: ColumnType<Date, string, string>;
+    n: number;
   };
 }

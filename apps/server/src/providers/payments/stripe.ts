@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
+import { lazy } from '../../lib/lazy';
 import { minor, type Minor } from '@numa/contract';
 import {
   ForgedNotification,
@@ -88,7 +89,7 @@ export class StripePayments implements PaymentProvider {
 
   constructor(private readonly config: StripeConfig) {
     const base = config.apiBaseUrl ? new URL(config.apiBaseUrl) : null;
-    this.stripe = new Stripe(config.secretKey, {
+    this.stripe = new (lazy.stripe())(config.secretKey, {
       maxNetworkRetries: 1,
       timeout: 20_000,
       ...(base
@@ -133,7 +134,7 @@ export class StripePayments implements PaymentProvider {
     } catch (err) {
       // a request Stripe refuses is our order's failure (200042); anything else is Stripe being
       // unreachable or down (200041: recharge temporarily unavailable)
-      if (err instanceof Stripe.errors.StripeInvalidRequestError)
+      if (err instanceof lazy.stripe().errors.StripeInvalidRequestError)
         throw new Error(`Stripe refused the checkout: ${err.message}`, { cause: err });
       throw new ProviderUnavailable(`Stripe is unavailable: ${(err as Error).message}`, { cause: err });
     }

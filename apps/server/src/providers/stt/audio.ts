@@ -1,4 +1,3 @@
-import { fileTypeFromBuffer } from 'file-type';
 import wavefile from 'wavefile';
 import { SttFailedError } from './port';
 
@@ -46,7 +45,7 @@ const envelopeBytes = 64 * 1024;
  * cannot be transcribed: `SttFailedError` (600002).
  */
 export async function prepareAudio(bytes: Uint8Array, opts: PrepareOptions): Promise<AudioPart[]> {
-  const type = await fileTypeFromBuffer(bytes).catch(() => undefined);
+  const type = await (await import('file-type')).fileTypeFromBuffer(bytes).catch(() => undefined);
   if (type?.ext === 'wav' || isRiffWave(bytes)) return wavParts(bytes, opts);
   const mime = type && passThrough[type.ext];
   if (!type || !mime)

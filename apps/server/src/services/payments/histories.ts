@@ -28,7 +28,6 @@ export function createPaymentHistories(ctx: PaymentContext) {
       const { rows, total } = await historyRepo.payments(
         db.q,
         accountId,
-        [t.recharge, t.inviteBonus, t.redeemBonus],
         from,
         to,
         pageSize,
