@@ -7,7 +7,12 @@ import { signIn, startTestApp, testDbKind, type TestApp } from './helpers';
 
 const png = readFileSync(new URL('./fixtures/pixel.png', import.meta.url));
 /** A JPEG as file-type sees it: SOI, a JFIF APP0 segment, then data. */
-const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0'), Buffer.alloc(200, 1), Buffer.from([0xff, 0xd9])]);
+const jpeg = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from('JFIF\0'),
+  Buffer.alloc(200, 1),
+  Buffer.from([0xff, 0xd9]),
+]);
 /** A PNG signature padded to a size. */
 const pngOfSize = (n: number) => Buffer.concat([png, Buffer.alloc(n - png.length)]);
 
@@ -29,7 +34,11 @@ type Client = Awaited<ReturnType<typeof signIn>>;
 type Part = Buffer | { bytes: Buffer; name: string; type?: string };
 
 /** Posts updateKYCInfo as the browser does: multipart with the image parts, URL fields and platform. */
-async function upload(c: Client, parts: Record<string, Part | string | (Part | string)[]>, opts: { platform?: string | null; host?: string } = {}) {
+async function upload(
+  c: Client,
+  parts: Record<string, Part | string | (Part | string)[]>,
+  opts: { platform?: string | null; host?: string } = {},
+) {
   const form = new FormData();
   if (opts.platform !== null) form.append('platform', opts.platform ?? 'numa');
   for (const [key, value] of Object.entries(parts)) {
@@ -56,15 +65,27 @@ const readMedia = (c: Client, url: string) => t.app.inject({ url, headers: { 'au
 describe(`identity documents (${testDbKind})`, () => {
   it('starts with nothing on file, accepts png and jpeg by content, and serves them to the owner only', async () => {
     const c = await signIn(t.app, { email: uniqueEmail('kyc') });
-    expect((await c.get('/web/getKYCInfo')).body.data).toEqual({ status: -1, idCardUrl1: '', idCardUrl2: '', idHoldUrl1: '', idHoldUrl2: '', refuseReason: '' });
+    expect((await c.get('/web/getKYCInfo')).body.data).toEqual({
+      status: -1,
+      idCardUrl1: '',
+      idCardUrl2: '',
+      idHoldUrl1: '',
+      idHoldUrl2: '',
+      refuseReason: '',
+    });
 
     // the declared type and name do not matter, the bytes do
-    const res = await upload(c, { idCard1: png, idCard2: { bytes: jpeg, name: 'back.bin', type: 'application/octet-stream' }, idHold1: jpeg });
+    const res = await upload(c, {
+      idCard1: png,
+      idCard2: { bytes: jpeg, name: 'back.bin', type: 'application/octet-stream' },
+      idHold1: jpeg,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ status: 1, idHoldUrl2: '', refuseReason: '' });
     const info = (await c.get('/web/getKYCInfo')).body.data;
     expect(info).toEqual(res.body.data);
-    for (const url of [info.idCardUrl1, info.idCardUrl2, info.idHoldUrl1]) expect(url).toMatch(/^\/media\/[A-Za-z0-9_-]+$/);
+    for (const url of [info.idCardUrl1, info.idCardUrl2, info.idHoldUrl1])
+      expect(url).toMatch(/^\/media\/[A-Za-z0-9_-]+$/);
 
     const front = await readMedia(c, info.idCardUrl1);
     expect(front.statusCode).toBe(200);
@@ -90,17 +111,30 @@ describe(`identity documents (${testDbKind})`, () => {
     const email = uniqueEmail('bad');
     const c = await signIn(t.app, { email });
     const html = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
-    const wrongType = await upload(c, { idCard1: png, idCard2: { bytes: html, name: 'id.png', type: 'image/png' } });
+    const wrongType = await upload(c, {
+      idCard1: png,
+      idCard2: { bytes: html, name: 'id.png', type: 'image/png' },
+    });
     expect(wrongType.status).toBe(400);
-    expect(wrongType.body).toMatchObject({ retcode: 300038, retmsg: 'Please upload an image in a supported format.', data: { field: 'idCard2' } });
+    expect(wrongType.body).toMatchObject({
+      retcode: 300038,
+      retmsg: 'Please upload an image in a supported format.',
+      data: { field: 'idCard2' },
+    });
     const gif = Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'binary');
-    expect((await upload(c, { idCard1: png, idCard2: { bytes: gif, name: 'a.jpg' } })).body.retcode).toBe(300038);
+    expect((await upload(c, { idCard1: png, idCard2: { bytes: gif, name: 'a.jpg' } })).body.retcode).toBe(
+      300038,
+    );
     const empty = await upload(c, { idCard1: png, idCard2: { bytes: Buffer.alloc(0), name: 'a.png' } });
     expect(empty.body.retcode).toBe(300038);
 
     const big = await upload(c, { idCard1: png, idCard2: pngOfSize(6 * 1024 * 1024) });
     expect(big.status).toBe(400);
-    expect(big.body).toMatchObject({ retcode: 100005, retmsg: 'The image size must not exceed 5MB.', data: { field: 'idCard2', maxBytes: 5_242_880 } });
+    expect(big.body).toMatchObject({
+      retcode: 100005,
+      retmsg: 'The image size must not exceed 5MB.',
+      data: { field: 'idCard2', maxBytes: 5_242_880 },
+    });
     const zhBig = await t.app.inject({
       method: 'POST',
       url: '/web/updateKYCInfo?languagecode=zh_cn',
@@ -115,17 +149,28 @@ describe(`identity documents (${testDbKind})`, () => {
     expect(zhBig.json().retmsg).toBe('图片大小不能超过 5MB。');
 
     const three = await upload(c, { idCard1: [png, png], idCard2: png });
-    expect(three.body).toMatchObject({ retcode: 100001, retmsg: 'You can upload at most 2 images in each section.' });
-    expect((await upload(c, { idCard1: png, idCard2: png, idCard3: png })).body.retmsg).toBe('You can upload at most 2 images in each section.');
+    expect(three.body).toMatchObject({
+      retcode: 100001,
+      retmsg: 'You can upload at most 2 images in each section.',
+    });
+    expect((await upload(c, { idCard1: png, idCard2: png, idCard3: png })).body.retmsg).toBe(
+      'You can upload at most 2 images in each section.',
+    );
     const five = await upload(c, { idCard1: png, idCard2: png, idHold1: png, idHold2: png, extra: png });
     expect(five.body.retcode).toBe(100001);
 
     // front and back are both needed; unknown fields, a missing or foreign platform, a bad URL
-    expect((await upload(c, { idCard1: png, idHold1: png })).body.retmsg).toBe('Please upload the front and the back of your ID.');
+    expect((await upload(c, { idCard1: png, idHold1: png })).body.retmsg).toBe(
+      'Please upload the front and the back of your ID.',
+    );
     expect((await upload(c, { idCard1: png, idCard2: png, note: 'hi' })).body.retcode).toBe(100001);
     expect((await upload(c, { idCard1: png, idCard2: png }, { platform: null })).body.retcode).toBe(100001);
-    expect((await upload(c, { idCard1: png, idCard2: png }, { platform: 'wephone' })).body.retcode).toBe(100016);
-    expect((await upload(c, { idCard1: png, idCard2: png, idHoldUrl1: 'javascript:alert(1)' })).body.retcode).toBe(100001);
+    expect((await upload(c, { idCard1: png, idCard2: png }, { platform: 'wephone' })).body.retcode).toBe(
+      100016,
+    );
+    expect(
+      (await upload(c, { idCard1: png, idCard2: png, idHoldUrl1: 'javascript:alert(1)' })).body.retcode,
+    ).toBe(100001);
     // not multipart at all
     expect((await c.post('/web/updateKYCInfo', { idCardUrl1: '' })).body.retcode).toBe(100001);
     // not signed in: refused before the body is read
@@ -134,7 +179,10 @@ describe(`identity documents (${testDbKind})`, () => {
 
     // nothing was written: no submission, no media rows, no stored files
     expect((await c.get('/web/getKYCInfo')).body.data.status).toBe(-1);
-    const rows = await t.db.query(`SELECT m.id FROM media m JOIN accounts a ON a.id = m.account_id WHERE a.email = $1`, [email]);
+    const rows = await t.db.query(
+      `SELECT m.id FROM media m JOIN accounts a ON a.id = m.account_id WHERE a.email = $1`,
+      [email],
+    );
     expect(rows).toEqual([]);
   });
 
@@ -150,22 +198,39 @@ describe(`identity documents (${testDbKind})`, () => {
     const first = (await upload(c, { idCard1: png, idCard2: png, idHold1: png, idHold2: jpeg })).body.data;
     const [{ id }] = await t.db.query<{ id: number }>(`SELECT id FROM accounts WHERE email = $1`, [email]);
     const reviews = createReviewService(t.db, t.app.deps.media);
-    const profiles = { review: async (...a: Parameters<typeof reviews.decide>) => (await reviews.decide(...a)).changed };
+    const profiles = {
+      review: async (...a: Parameters<typeof reviews.decide>) => (await reviews.decide(...a)).changed,
+    };
     expect(await profiles.review(id!, 'kyc', 'refuse', 'The photo is blurred')).toBe(true);
-    expect((await c.get('/web/getKYCInfo')).body.data).toMatchObject({ status: 100, refuseReason: 'The photo is blurred' });
+    expect((await c.get('/web/getKYCInfo')).body.data).toMatchObject({
+      status: 100,
+      refuseReason: 'The photo is blurred',
+    });
 
     // someone else's image cannot be attached, even by its URL
     const other = await signIn(t.app, { email: uniqueEmail('other') });
     const theirs = (await upload(other, { idCard1: png, idCard2: png })).body.data;
     const foreign = await upload(c, { idCardUrl1: theirs.idCardUrl1, idCardUrl2: first.idCardUrl2 });
     expect(foreign.body.retcode).toBe(100003);
-    expect((await upload(c, { idCardUrl1: first.idCardUrl2, idCardUrl2: first.idCardUrl2 })).body.retcode).toBe(100001);
+    expect(
+      (await upload(c, { idCardUrl1: first.idCardUrl2, idCardUrl2: first.idCardUrl2 })).body.retcode,
+    ).toBe(100001);
 
     // keep the back (moved to the first slot), replace the front, drop one holding image
-    const second = await upload(c, { idCard2: jpeg, idCardUrl1: first.idCardUrl2, idHoldUrl1: first.idHoldUrl1 });
+    const second = await upload(c, {
+      idCard2: jpeg,
+      idCardUrl1: first.idCardUrl2,
+      idHoldUrl1: first.idHoldUrl1,
+    });
     expect(second.body.retcode, JSON.stringify(second.body)).toBe(0);
     const now = second.body.data;
-    expect(now).toMatchObject({ status: 1, idCardUrl1: first.idCardUrl2, idHoldUrl1: first.idHoldUrl1, idHoldUrl2: '', refuseReason: '' });
+    expect(now).toMatchObject({
+      status: 1,
+      idCardUrl1: first.idCardUrl2,
+      idHoldUrl1: first.idHoldUrl1,
+      idHoldUrl2: '',
+      refuseReason: '',
+    });
     expect(now.idCardUrl2).not.toBe(first.idCardUrl2);
     // the images no longer on file are gone, for the owner too
     expect((await readMedia(c, first.idCardUrl1)).statusCode).toBe(404);
@@ -182,7 +247,10 @@ describe(`identity documents (${testDbKind})`, () => {
 
   it('two submissions at once: one goes through, the other finds it under review', async () => {
     const c = await signIn(t.app, { email: uniqueEmail('twice') });
-    const results = await Promise.all([upload(c, { idCard1: png, idCard2: png }), upload(c, { idCard1: jpeg, idCard2: jpeg })]);
+    const results = await Promise.all([
+      upload(c, { idCard1: png, idCard2: png }),
+      upload(c, { idCard1: jpeg, idCard2: jpeg }),
+    ]);
     expect(results.map((r) => r.body.retcode).sort()).toEqual([0, 400000]);
   });
 
@@ -191,7 +259,9 @@ describe(`identity documents (${testDbKind})`, () => {
       .filter((e) => e.isFile())
       .map((e) => e.name)
       .sort();
-    const rows = await t.db.query<{ id: string }>(`SELECT id FROM media WHERE deleted_at IS NULL ORDER BY id`);
+    const rows = await t.db.query<{ id: string }>(
+      `SELECT id FROM media WHERE deleted_at IS NULL ORDER BY id`,
+    );
     expect(onDisk).toEqual(rows.map((r) => r.id).sort());
     expect(onDisk.length).toBeGreaterThan(5);
   });
