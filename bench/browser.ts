@@ -28,7 +28,7 @@ import type { Database } from '../apps/server/src/db';
 import { raw } from '../apps/server/src/db/raw';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
-import { makeAccount, openDb } from './support';
+import { latencyStats, makeAccount, openDb } from './support';
 import { loadAverage, root } from './web';
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 60);
@@ -50,18 +50,7 @@ const flags = [
   '--disable-backgrounding-occluded-windows',
 ];
 
-interface Stats {
-  n: number;
-  p50: number;
-  p90: number;
-  mean: number;
-}
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
-  const r = (x: number) => Math.round(x * 100) / 100;
-  return { n: s.length, p50: r(q(0.5)), p90: r(q(0.9)), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
-}
+const stats = latencyStats;
 
 /** 5,000 messages between A and B, in both accounts' copies, this month, and both chats' rows. */
 async function seedHistory(db: Database, a: { id: number }, b: { id: number }) {

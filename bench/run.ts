@@ -40,7 +40,7 @@ import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
 import { raw } from '../apps/server/src/db/raw';
 import { printSearchBench, searchBench } from './search';
-import { makeAccount, openDb } from './support';
+import { latencyStats, makeAccount, openDb, type LatencyStats } from './support';
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 400);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -50,18 +50,8 @@ const CONNECTIONS = 20;
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 3_000);
 const WIDE_CHATS = 5_001;
 
-interface Stats {
-  n: number;
-  p50: number;
-  p99: number;
-  mean: number;
-}
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
-  const r = (x: number) => Math.round(x * 1000) / 1000;
-  return { n: s.length, p50: r(q(0.5)), p99: r(q(0.99)), mean: r(s.reduce((a, b) => a + b, 0) / s.length) };
-}
+type Stats = LatencyStats;
+const stats = latencyStats;
 const ratio = (a: Stats, b: Stats) => ({
   p50: Math.round((a.p50 / b.p50) * 100) / 100,
   p99: Math.round((a.p99 / b.p99) * 100) / 100,

@@ -27,7 +27,7 @@ import { raw } from '../apps/server/src/db/raw';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
 import { containsPattern } from '../apps/server/src/repositories/messageSearch';
-import { makeAccount, openDb } from './support';
+import { latencyStats, makeAccount, openDb } from './support';
 
 const MESSAGES = Number(process.env.BENCH_SEARCH_MESSAGES ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_SEARCH_REQUESTS ?? 60);
@@ -60,12 +60,7 @@ interface Stats {
   p50: number;
   p99: number;
 }
-function stats(samples: number[]): Stats {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
-  const r = (x: number) => Math.round(x * 100) / 100;
-  return { n: s.length, p50: r(q(0.5)), p99: r(q(0.99)) };
-}
+const stats: (samples: number[]) => Stats = latencyStats;
 
 /** The account's messages, written by the database in one statement per 20,000. */
 export async function seed(db: Database, accountId: number, own: string) {

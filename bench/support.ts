@@ -63,3 +63,24 @@ export async function makeAccount(db: Database, email: string, number: string, b
     return { id, token, number: number.slice(1) };
   });
 }
+
+/** A bench's latency figures: the count, the 50th, 90th and 99th percentiles and the mean, to the microsecond. */
+export interface LatencyStats {
+  n: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  mean: number;
+}
+export function latencyStats(samples: number[]): LatencyStats {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.ceil(p * s.length) - 1)]!;
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    n: s.length,
+    p50: r(q(0.5)),
+    p90: r(q(0.9)),
+    p99: r(q(0.99)),
+    mean: r(s.reduce((a, b) => a + b, 0) / s.length),
+  };
+}
