@@ -17,7 +17,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { loadAverage, root, startWebServer } from './web';
+import { chromiumArgs, loadAverage, root, startWebServer } from './web';
 
 const port = Number(process.env.BENCH_PORT ?? 8190);
 process.env.E2E_PORT = String(port);
@@ -145,14 +145,7 @@ try {
   const token = await apiSignIn('numa', { email: 'demo1@numa.test' });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: chromiumArgs,
   });
   const results: Record<string, unknown> = {};
   for (const screen of screens) {

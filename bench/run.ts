@@ -40,7 +40,7 @@ import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
 import { raw } from '../apps/server/src/db/raw';
 import { printSearchBench, searchBench } from './search';
-import { latencyStats, makeAccount, openDb, type LatencyStats } from './support';
+import { floodLimitsOff, latencyStats, makeAccount, openDb, type LatencyStats } from './support';
 
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 400);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 200);
@@ -222,13 +222,7 @@ async function main() {
     DATA_DIR: dataDir,
     WEB_DIST: '/nonexistent',
     VALIDATE_RESPONSES: 'false',
-    // one account sending and reading back to back on purpose: the flood limits (issue 9) are not what is measured
-    SOCKET_EVENTS_PER_SECOND: '100000',
-    SOCKET_EVENTS_BURST: '100000',
-    ACCOUNT_EVENTS_PER_SECOND: '100000',
-    ACCOUNT_EVENTS_BURST: '100000',
-    ACCOUNT_CALLS_PER_SECOND: '100000',
-    ACCOUNT_CALLS_BURST: '100000',
+    ...floodLimitsOff,
   });
   const app = await buildApp({ env, db, mail: new SimulatedMail() });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -52,3 +52,13 @@ export async function startWebServer(port: number): Promise<{ stop(): Promise<vo
 
 /** `uptime`'s load averages, to print beside figures measured on a shared machine. */
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+
+/** Debian's Chromium as the browser benches start it (no sandbox as root, no calls home). */
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
