@@ -1,15 +1,19 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate, readMigrations } from '../src/db/migrate';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { openPglite } from '../src/db/pglite';
 import { ensurePgTemplate } from './pg-template';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    /** The same template as one uncompressed tar file (PGlite's `dumpDataDir`), for in-memory copies. */
+    pgliteTarball: string;
     /** The migrated PostgreSQL template database (test/pg-template.ts), with TEST_DATABASE_URL. */
     pgTemplate: string;
   }
@@ -17,7 +21,9 @@ declare module 'vitest' {
 
 /**
  * PGlite's first start (initdb) takes seconds; reopening a data folder takes a fraction of one. So one
- * migrated template is made per set of migrations, and each suite opens its own copy.
+ * migrated template is made per set of migrations, and each suite opens its own copy: in memory,
+ * loaded from the template's tarball (test/helpers.ts openTestDb), or, for the suites whose other
+ * processes open the same database, a copy of the folder on disk.
  */
 export default async function setup(project: TestProject) {
   const migrations = readMigrations();
@@ -41,7 +47,17 @@ export default async function setup(project: TestProject) {
       rmSync(building, { recursive: true, force: true });
     }
   }
+  const tarball = `${dir}.tar`;
+  if (!existsSync(tarball)) {
+    const pg = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+    const tar = await pg.dumpDataDir('none');
+    await pg.close();
+    const writing = `${tarball}.${process.pid}`;
+    writeFileSync(writing, Buffer.from(await tar.arrayBuffer()));
+    renameSync(writing, tarball);
+  }
   project.provide('pgliteTemplate', dir);
+  project.provide('pgliteTarball', tarball);
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl && project.name === 'server-pg')
     project.provide('pgTemplate', await ensurePgTemplate(pgUrl, hash));

@@ -204,12 +204,19 @@ export class PgliteDialect implements Dialect {
   }
 }
 
-/** The embedded database in `dataDir` (in memory when undefined). */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
+/**
+ * The embedded database in `dataDir`, or in memory when undefined: empty, or with `from` (a data
+ * folder as PGlite's `dumpDataDir` writes it) loaded into it (the test suites' copies of one template).
+ */
+export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm: the message search's trigram index (migration 130); loaded on every open, as PostgreSQL
   // loads an installed extension's library
   const extensions = { pg_trgm };
-  const pg = await PGlite.create(dataDir ? { dataDir, parsers, extensions } : { parsers, extensions });
+  const pg = await PGlite.create(
+    dataDir
+      ? { dataDir, parsers, extensions }
+      : { parsers, extensions, ...(from ? { loadDataDir: from } : {}) },
+  );
   return facade('pglite', new Kysely<DB>({ dialect: new PgliteDialect(pg) }));
 }
