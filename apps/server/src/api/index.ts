@@ -31,7 +31,7 @@ export default async function apiPlugin(app: FastifyInstance) {
       await v1.register(accountRoutes);
       let doc: string | null = null;
       v1.get('/openapi.json', async (_req, reply) => {
-        doc ??= JSON.stringify(buildOpenApi({ title: 'Numa API', version: '1.0.0' }));
+        doc ??= JSON.stringify(await buildOpenApi({ title: 'Numa API', version: '1.0.0' }));
         return reply.header('cache-control', 'no-cache').type('application/json; charset=utf-8').send(doc);
       });
       await v1.register(docsRoutes);

@@ -1,4 +1,4 @@
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from 'zod-openapi';
 import { type z } from 'zod';
 import { webhookEventTypes } from '@numa/contract/developer';
 import { registry } from './route';
@@ -18,9 +18,10 @@ const rateHeaders = {
 /**
  * The OpenAPI 3.1 document of /api/v1, made from the operations as they were registered (api/route.ts)
  * with their zod schemas (packages/contract/src/apiV1.ts), so what is documented is what is checked.
- * Built once, at the first request for it.
+ * Built once, at the first request for it; zod-openapi is loaded then, not at the server's start.
  */
-export function buildOpenApi(opts: { title: string; version: string }) {
+export async function buildOpenApi(opts: { title: string; version: string }) {
+  const { createDocument } = await import('zod-openapi');
   const paths: ZodOpenApiPathsObject = {};
   for (const op of registry.values()) {
     const operation: ZodOpenApiOperationObject = {

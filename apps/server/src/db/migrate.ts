@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
+import { lazy } from '../lib/lazy';
 import { serverRoot } from '../lib/paths';
 import { maintenanceRepo } from '../repositories/maintenance';
 import { raw } from './raw';
@@ -48,7 +48,7 @@ export function readMigrations(dir = migrationsDir): Migration[] {
 
 /** Inserts a seed's rows (text values; the columns' types apply), 500 to a statement. */
 async function loadSeed(q: Q, seed: Seed): Promise<void> {
-  const rows = parse(seed.csv, { skip_empty_lines: true }) as string[][];
+  const rows = lazy.csvParse().parse(seed.csv, { skip_empty_lines: true }) as string[][];
   const [header, ...data] = rows;
   if (!header || !header.every((c) => /^[a-z_]+$/.test(c)))
     throw new Error(`${seed.file}: the first line must name the columns`);

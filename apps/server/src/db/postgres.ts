@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { lazy } from '../lib/lazy';
 import { facade } from './context';
 import { postgresBalanceChannel } from './notify';
 import type { Database, DB } from './types';
@@ -58,6 +59,7 @@ function preparingPool(pool: pg.Pool): PostgresPool {
 
 /** A PostgreSQL server through a `pg` pool, with Kysely's own PostgresDialect. */
 export async function openPostgres(url: string, opts: PostgresOptions = {}): Promise<Database> {
+  const pg = lazy.pg();
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,

@@ -1,6 +1,5 @@
 import fp from 'fastify-plugin';
 import { Server, type Socket } from 'socket.io';
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { Redis } from 'ioredis';
 import { lazy } from '../lib/lazy';
 import {
@@ -67,7 +66,11 @@ export default fp(
       sub = pub.duplicate();
       for (const c of [pub, sub])
         c.on('error', (err) => log.warn({ err }, 'redis (socket.io adapter) error'));
-      io.adapter(createAdapter(pub, sub, { key: adapterKey(env.REDIS_KEY_PREFIX), requestsTimeout: 3000 }));
+      io.adapter(
+        lazy
+          .redisAdapter()
+          .createAdapter(pub, sub, { key: adapterKey(env.REDIS_KEY_PREFIX), requestsTimeout: 3000 }),
+      );
     }
     realtime.bind(io);
     const originAllowed = originChecker({

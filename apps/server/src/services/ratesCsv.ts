@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import { lazy } from '../lib/lazy';
 import { fromMinor, toMinor } from '@numa/contract';
 import type { RateRow } from '../repositories/rates';
 
@@ -29,7 +29,9 @@ const maxErrors = 50;
 export function parseRatesCsv(text: string, known: RateKeys): RatesCsvResult {
   let records: string[][];
   try {
-    records = parse(text, { skip_empty_lines: true, trim: true, relax_column_count: true, bom: true });
+    records = lazy
+      .csvParse()
+      .parse(text, { skip_empty_lines: true, trim: true, relax_column_count: true, bom: true });
   } catch (err) {
     return { ok: false, errors: [`not a CSV file: ${(err as Error).message}`] };
   }

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import { lazy } from '../../lib/lazy';
 import { MailDeliveryError, type MailMessage, type MailPort } from './port';
 
 /** E-mail through an SMTP server (SMTP_URL, e.g. smtps://user:pass@smtp.example.com:465). */
@@ -9,7 +9,7 @@ export class SmtpMail implements MailPort {
     url: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(url);
+    this.transport = lazy.nodemailer().createTransport(url);
   }
 
   async send(message: MailMessage) {

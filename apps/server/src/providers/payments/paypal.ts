@@ -1,19 +1,14 @@
-import {
+import type {
   ApiError as PaypalApiError,
-  CheckoutPaymentIntent,
-  Client,
-  Environment,
   OrdersController,
   PaymentsController,
-  PaypalExperienceLandingPage,
-  PaypalExperienceUserAction,
-  PaypalWalletContextShippingPreference,
   TransactionSearchController,
-  type Order,
+  Order,
 } from '@paypal/paypal-server-sdk';
 import { z } from 'zod';
 import { brands, minor, type BrandId, type Minor, type PaymentMethodKey } from '@numa/contract';
 import type { Clock } from '../../lib/clock';
+import { lazy } from '../../lib/lazy';
 import type { ServesMethods } from './capabilities';
 import { decimalToMinor, minorToDecimal } from './decimal';
 import { PaypalWebhookVerifier, type CertPolicy } from './paypal-webhook';
@@ -137,6 +132,8 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
           return fetch(input instanceof Request ? new Request(u, input) : u, init);
         }
       : null;
+    const { Client, Environment, OrdersController, PaymentsController, TransactionSearchController } =
+      lazy.paypal();
     const client = new Client({
       clientCredentialsAuthCredentials: {
         oAuthClientId: config.clientId,
@@ -162,7 +159,7 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
       return (await f()).result;
     } catch (err) {
       if (
-        err instanceof PaypalApiError &&
+        err instanceof lazy.paypal().ApiError &&
         err.statusCode >= 400 &&
         err.statusCode < 500 &&
         err.statusCode !== 401 &&
@@ -183,7 +180,7 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
         paypalRequestId: `numa-create-${this.config.invoicePrefix}${order.orderId}`,
         prefer: 'return=representation',
         body: {
-          intent: CheckoutPaymentIntent.Capture,
+          intent: lazy.paypal().CheckoutPaymentIntent.Capture,
           purchaseUnits: [
             {
               referenceId: String(order.orderId),
@@ -199,9 +196,9 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
                 brandName: (brand?.name.en ?? order.brand).slice(0, 127),
                 returnUrl: `${order.baseUrl}${paypalReturnPath}`,
                 cancelUrl: `${order.baseUrl}${paypalCancelPath}`,
-                userAction: PaypalExperienceUserAction.PayNow,
-                shippingPreference: PaypalWalletContextShippingPreference.NoShipping,
-                landingPage: PaypalExperienceLandingPage.NoPreference,
+                userAction: lazy.paypal().PaypalExperienceUserAction.PayNow,
+                shippingPreference: lazy.paypal().PaypalWalletContextShippingPreference.NoShipping,
+                landingPage: lazy.paypal().PaypalExperienceLandingPage.NoPreference,
               },
             },
           },

@@ -1,4 +1,5 @@
-import wavefile from 'wavefile';
+import type wavefile from 'wavefile';
+import { lazy } from '../../lib/lazy';
 import { SttFailedError } from './port';
 
 /** One upload: a whole recording, or a part of a long one. */
@@ -66,7 +67,7 @@ const isRiffWave = (b: Uint8Array) =>
 export function decodeWav(bytes: Uint8Array): { samples: Int16Array; rate: number } {
   let wav: InstanceType<typeof wavefile.WaveFile>;
   try {
-    wav = new wavefile.WaveFile(bytes);
+    wav = new (lazy.wavefile().WaveFile)(bytes);
     const depth = wav.bitDepth;
     if (depth === '8m') wav.fromMuLaw('16');
     else if (depth === '8a') wav.fromALaw('16');
@@ -87,7 +88,7 @@ export function decodeWav(bytes: Uint8Array): { samples: Int16Array; rate: numbe
     mono[i] = Math.max(-32768, Math.min(32767, Math.round(sum / perChannel.length)));
   }
   if (fmt.sampleRate <= targetRate) return { samples: mono, rate: fmt.sampleRate };
-  const resampled = new wavefile.WaveFile();
+  const resampled = new (lazy.wavefile().WaveFile)();
   resampled.fromScratch(1, fmt.sampleRate, '16', mono);
   resampled.toSampleRate(targetRate);
   return { samples: Int16Array.from(resampled.getSamples() as unknown as Float64Array), rate: targetRate };
@@ -95,7 +96,7 @@ export function decodeWav(bytes: Uint8Array): { samples: Int16Array; rate: numbe
 
 /** A mono 16-bit PCM WAV file. */
 export function encodeWav(samples: Int16Array, rate: number): Uint8Array {
-  const wav = new wavefile.WaveFile();
+  const wav = new (lazy.wavefile().WaveFile)();
   wav.fromScratch(1, rate, '16', samples);
   return wav.toBuffer();
 }

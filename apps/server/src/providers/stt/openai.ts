@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import OpenAI, { toFile } from 'openai';
+import type OpenAI from 'openai';
+import { lazy } from '../../lib/lazy';
 import { prepareAudio, type AudioPart } from './audio';
 import { providerLanguage } from './languages';
 import {
@@ -60,7 +61,7 @@ export class OpenAiCompatibleStt implements SttPort {
     private readonly opts: OpenAiSttOptions,
     private readonly log?: FastifyBaseLogger,
   ) {
-    this.client = new OpenAI({
+    this.client = new (lazy.openai().OpenAI)({
       apiKey: opts.apiKey,
       baseURL: opts.baseURL,
       timeout: opts.timeoutMs,
@@ -89,7 +90,7 @@ export class OpenAiCompatibleStt implements SttPort {
   private async part(part: AudioPart, language: string | null, prompt: string, tag: string) {
     try {
       const res = await this.client.audio.transcriptions.create({
-        file: await toFile(part.bytes, part.fileName, { type: part.mime }),
+        file: await lazy.openai().toFile(part.bytes, part.fileName, { type: part.mime }),
         model: this.opts.model,
         response_format: 'json',
         ...(language ? { language } : {}),
@@ -106,15 +107,15 @@ export class OpenAiCompatibleStt implements SttPort {
   /** The provider's answer in our words (logged for the operator where the operator must act). */
   private mapError(err: unknown, tag: string): Error {
     if (err instanceof SttUnavailableError || err instanceof SttFailedError) return err;
-    if (err instanceof OpenAI.APIConnectionTimeoutError) {
+    if (err instanceof lazy.openai().APIConnectionTimeoutError) {
       this.log?.warn({ model: this.opts.model }, 'speech-to-text provider timed out');
       return new SttUnavailableError('the speech-to-text provider did not answer in time');
     }
-    if (err instanceof OpenAI.APIConnectionError) {
+    if (err instanceof lazy.openai().APIConnectionError) {
       this.log?.warn({ err: err.message }, 'speech-to-text provider unreachable');
       return new SttUnavailableError('the speech-to-text provider cannot be reached');
     }
-    if (!(err instanceof OpenAI.APIError)) return err as Error;
+    if (!(err instanceof lazy.openai().APIError)) return err as Error;
     const { status, code, param, message } = err;
     const info = { status, code, param, message: message?.slice(0, 300) };
     if (status === 400 || status === 422) {

@@ -1,15 +1,14 @@
-import webpush from 'web-push';
-import { detect } from 'detect-browser';
 import type { Lang } from '@numa/contract';
 import { pushLimits, type PushDevice } from '@numa/contract/push';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
+import { lazy } from '../../lib/lazy';
 import { checkUserUrl, type UrlPolicy } from '../webhooks/guard';
 import { pushRepo, type PushSubscriptionRow } from '../../repositories/push';
 
 /** "Chrome on Android" from a user agent (detect-browser), for the device list. */
 export function deviceName(userAgent: string | undefined): string {
-  const d = userAgent ? detect(userAgent) : null;
+  const d = userAgent ? lazy.detectBrowser().detect(userAgent) : null;
   if (!d || d.type !== 'browser') return 'Browser';
   const name = d.name
     .split(/[-_]/)
@@ -47,7 +46,7 @@ export function createPushDevices(deps: PushDevicesDeps) {
         throw new Error('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all');
       const kept = await pushRepo.vapid(db.q);
       if (kept) return kept;
-      await pushRepo.insertVapid(db.q, webpush.generateVAPIDKeys());
+      await pushRepo.insertVapid(db.q, lazy.webPush().generateVAPIDKeys());
       const made = await pushRepo.vapid(db.q);
       if (!made) throw new Error('VAPID keys were not kept');
       return made;

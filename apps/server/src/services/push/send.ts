@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger } from 'fastify';
-import webpush from 'web-push';
 import { brands, fromMinor, toMinor, type Lang, type Minor } from '@numa/contract';
 import { parsePhone } from '@numa/contract/phone';
 import { pushLimits, type PushPayload } from '@numa/contract/push';
@@ -11,6 +10,7 @@ import { PermanentJobError } from '../../jobs/types';
 import { post, resolveTarget, UrlRefused, type UrlPolicy } from '../webhooks/guard';
 import type { PushDevices } from './devices';
 import { idemKey } from '../../lib/idem';
+import { lazy } from '../../lib/lazy';
 import type { AccountEvent, RealtimeHub } from '../../realtime/hub';
 import { accountsRepo } from '../../repositories/accounts';
 import { pushRepo, type PushSubscriptionRow } from '../../repositories/push';
@@ -227,15 +227,17 @@ export function createPushSending(deps: PushServiceDeps, devices: PushDevices) {
       // the request as Web Push has it (RFC 8291 aes128gcm, RFC 8292 VAPID), made by `web-push`;
       // sent by the webhooks' guarded POST: the endpoint is the browser's word, so it is checked like
       // a webhook URL at every try and the connection goes to the address checked
-      const request = webpush.generateRequestDetails(
-        { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
-        JSON.stringify(payload),
-        {
-          vapidDetails: { subject: deps.vapid.subject, ...vapid },
-          TTL: pushTtlSeconds,
-          urgency: event.kind === 'code' || event.kind === 'message' ? 'high' : 'normal',
-        },
-      );
+      const request = lazy
+        .webPush()
+        .generateRequestDetails(
+          { endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } },
+          JSON.stringify(payload),
+          {
+            vapidDetails: { subject: deps.vapid.subject, ...vapid },
+            TTL: pushTtlSeconds,
+            urgency: event.kind === 'code' || event.kind === 'message' ? 'high' : 'normal',
+          },
+        );
       let target;
       try {
         target = await resolveTarget(sub.endpoint, deps.policy);

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Webhook } from 'standardwebhooks';
 import { brands } from '@numa/contract';
 import { webhookTestEventType } from '@numa/contract/developer';
 import type { Database } from '../../db';
 import type { Jobs } from '../../jobs';
 import { brandLang } from '../../lib/brand';
 import type { Clock } from '../../lib/clock';
+import { lazy } from '../../lib/lazy';
 import type { MailPort } from '../../providers/mail/port';
 import { accountsRepo } from '../../repositories/accounts';
 import { webhooksRepo, type EndpointRow } from '../../repositories/webhooks';
@@ -81,7 +81,7 @@ export function defineWebhookDelivery(deps: {
         'user-agent': 'Numa-Webhooks/1.0',
         'webhook-id': d.msgId,
         'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': new Webhook(e.secret).sign(d.msgId, sentAt, d.payload),
+        'webhook-signature': new (lazy.standardWebhooks().Webhook)(e.secret).sign(d.msgId, sentAt, d.payload),
       };
       let outcome;
       try {
