@@ -21,7 +21,9 @@ let t: TestApp;
 const clock = new ManualClock(Date.parse('2026-03-10T00:30:00Z'));
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  // the caches as in production (5 s; the other suites turn them off to see hand-made changes at
+  // once): a webhook endpoint lookup per account, not two per message
+  t = await startTestApp({ clock, envOverrides: { SESSION_CACHE_MS: '5000' } });
 });
 afterAll(async () => {
   await t.close();

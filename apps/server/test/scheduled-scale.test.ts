@@ -16,7 +16,9 @@ const clock = new ManualClock(Date.parse('2026-06-01T08:00:00Z'));
 let t: TestApp;
 
 beforeAll(async () => {
-  t = await startTestApp({ clock });
+  // the caches as in production (5 s; the other suites turn them off to see hand-made changes at
+  // once): a webhook endpoint lookup per account, not two per message
+  t = await startTestApp({ clock, envOverrides: { SESSION_CACHE_MS: '5000' } });
 });
 afterAll(async () => {
   await t?.close();
