@@ -8,7 +8,8 @@
 //   the browser, the server, its timers), so vitest fills the idle core; vitest, the typecheck and lint
 //   run at a lower CPU priority (nice) so that the end-to-end run, whose steps have deadlines, gets the
 //   CPU when it asks. The demo deployment's few end-to-end checks (e2e/demo.config.ts, its own
-//   production server with DEMO_MODE=1) follow vitest, at the same lower priority. The first step
+//   production server with DEMO_MODE=1) follow the main end-to-end run, beside vitest, at the same
+//   lower priority. The first step
 //   that fails stops the others.
 // `node scripts/test.mjs <first word of a step>…` runs only those steps (`unit`, `build`, `end-to-end`).
 import { spawn } from 'node:child_process';
@@ -43,13 +44,14 @@ const steps = [
     args: ['playwright', 'test', '-c', 'e2e/playwright.config.ts'],
     after: ['browser', 'build'],
   },
-  // a demo deployment (NODE_ENV=production, DEMO_MODE=1) on a server of its own, on the core vitest
-  // leaves free, at a lower priority than the main end-to-end run
+  // a demo deployment (NODE_ENV=production, DEMO_MODE=1) on a server of its own, once the main
+  // end-to-end run is over (one Chromium at a time), beside the end of vitest, at its lower priority:
+  // after vitest, as it was, it ran alone on one core while the other idled
   {
     name: 'end-to-end demo',
     cmd: 'npx',
     args: ['playwright', 'test', '-c', 'e2e/demo.config.ts'],
-    after: ['browser', 'build', 'unit and integration'],
+    after: ['browser', 'build', 'end-to-end'],
     background: true,
   },
 ];
