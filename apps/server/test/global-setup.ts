@@ -5,8 +5,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate, readMigrations } from '../src/db/migrate';
 import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { openPglite } from '../src/db/pglite';
+import { openPglite, pgliteExtensions } from '../src/db/pglite';
 import { ensurePgTemplate } from './pg-template';
 
 declare module 'vitest' {
@@ -49,9 +48,14 @@ export default async function setup(project: TestProject) {
   }
   const tarball = `${dir}.tar`;
   if (!existsSync(tarball)) {
-    const pg = await PGlite.create({ dataDir: dir, extensions: { pg_trgm } });
+    // dumped from a copy: opening the template itself would write to it while another run may be
+    // copying it
+    const copy = `${dir}.dumping-${process.pid}`;
+    cpSync(dir, copy, { recursive: true });
+    const pg = await PGlite.create({ dataDir: copy, extensions: pgliteExtensions });
     const tar = await pg.dumpDataDir('none');
     await pg.close();
+    rmSync(copy, { recursive: true, force: true });
     const writing = `${tarball}.${process.pid}`;
     writeFileSync(writing, Buffer.from(await tar.arrayBuffer()));
     renameSync(writing, tarball);

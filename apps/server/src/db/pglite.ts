@@ -205,14 +205,18 @@ export class PgliteDialect implements Dialect {
 }
 
 /**
+ * The extensions every open loads, as PostgreSQL loads an installed extension's library: pg_trgm, the
+ * message search's trigram index (migration 130).
+ */
+export const pgliteExtensions = { pg_trgm };
+
+/**
  * The embedded database in `dataDir`, or in memory when undefined: empty, or with `from` (a data
  * folder as PGlite's `dumpDataDir` writes it) loaded into it (the test suites' copies of one template).
  */
 export async function openPglite(dataDir: string | undefined, from?: Blob): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  // pg_trgm: the message search's trigram index (migration 130); loaded on every open, as PostgreSQL
-  // loads an installed extension's library
-  const extensions = { pg_trgm };
+  const extensions = pgliteExtensions;
   const pg = await PGlite.create(
     dataDir
       ? { dataDir, parsers, extensions }

@@ -111,6 +111,8 @@ const disputeWon = new Set(['RESOLVED_SELLER_FAVOUR', 'CANCELED_BY_BUYER', 'DENI
  */
 export class PaypalPayments implements PaymentProvider, ServesMethods {
   readonly name = 'paypal';
+  /** The SDK, loaded when the provider is made (lib/lazy.ts), not at the server's start. */
+  private readonly sdk = lazy.paypal();
   private readonly orders: OrdersController;
   private readonly payments: PaymentsController;
   private readonly search: TransactionSearchController;
@@ -133,7 +135,7 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
         }
       : null;
     const { Client, Environment, OrdersController, PaymentsController, TransactionSearchController } =
-      lazy.paypal();
+      this.sdk;
     const client = new Client({
       clientCredentialsAuthCredentials: {
         oAuthClientId: config.clientId,
@@ -159,7 +161,7 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
       return (await f()).result;
     } catch (err) {
       if (
-        err instanceof lazy.paypal().ApiError &&
+        err instanceof this.sdk.ApiError &&
         err.statusCode >= 400 &&
         err.statusCode < 500 &&
         err.statusCode !== 401 &&
@@ -180,7 +182,7 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
         paypalRequestId: `numa-create-${this.config.invoicePrefix}${order.orderId}`,
         prefer: 'return=representation',
         body: {
-          intent: lazy.paypal().CheckoutPaymentIntent.Capture,
+          intent: this.sdk.CheckoutPaymentIntent.Capture,
           purchaseUnits: [
             {
               referenceId: String(order.orderId),
@@ -196,9 +198,9 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
                 brandName: (brand?.name.en ?? order.brand).slice(0, 127),
                 returnUrl: `${order.baseUrl}${paypalReturnPath}`,
                 cancelUrl: `${order.baseUrl}${paypalCancelPath}`,
-                userAction: lazy.paypal().PaypalExperienceUserAction.PayNow,
-                shippingPreference: lazy.paypal().PaypalWalletContextShippingPreference.NoShipping,
-                landingPage: lazy.paypal().PaypalExperienceLandingPage.NoPreference,
+                userAction: this.sdk.PaypalExperienceUserAction.PayNow,
+                shippingPreference: this.sdk.PaypalWalletContextShippingPreference.NoShipping,
+                landingPage: this.sdk.PaypalExperienceLandingPage.NoPreference,
               },
             },
           },

@@ -55,13 +55,15 @@ export function joinTranscripts(parts: string[]): string {
  */
 export class OpenAiCompatibleStt implements SttPort {
   readonly name = 'openai';
+  /** The SDK, loaded when the adapter is made (lib/lazy.ts), not at the server's start. */
+  private readonly sdk = lazy.openai();
   private readonly client: OpenAI;
 
   constructor(
     private readonly opts: OpenAiSttOptions,
     private readonly log?: FastifyBaseLogger,
   ) {
-    this.client = new (lazy.openai().OpenAI)({
+    this.client = new this.sdk.OpenAI({
       apiKey: opts.apiKey,
       baseURL: opts.baseURL,
       timeout: opts.timeoutMs,
@@ -90,7 +92,7 @@ export class OpenAiCompatibleStt implements SttPort {
   private async part(part: AudioPart, language: string | null, prompt: string, tag: string) {
     try {
       const res = await this.client.audio.transcriptions.create({
-        file: await lazy.openai().toFile(part.bytes, part.fileName, { type: part.mime }),
+        file: await this.sdk.toFile(part.bytes, part.fileName, { type: part.mime }),
         model: this.opts.model,
         response_format: 'json',
         ...(language ? { language } : {}),
@@ -107,15 +109,15 @@ export class OpenAiCompatibleStt implements SttPort {
   /** The provider's answer in our words (logged for the operator where the operator must act). */
   private mapError(err: unknown, tag: string): Error {
     if (err instanceof SttUnavailableError || err instanceof SttFailedError) return err;
-    if (err instanceof lazy.openai().APIConnectionTimeoutError) {
+    if (err instanceof this.sdk.APIConnectionTimeoutError) {
       this.log?.warn({ model: this.opts.model }, 'speech-to-text provider timed out');
       return new SttUnavailableError('the speech-to-text provider did not answer in time');
     }
-    if (err instanceof lazy.openai().APIConnectionError) {
+    if (err instanceof this.sdk.APIConnectionError) {
       this.log?.warn({ err: err.message }, 'speech-to-text provider unreachable');
       return new SttUnavailableError('the speech-to-text provider cannot be reached');
     }
-    if (!(err instanceof lazy.openai().APIError)) return err as Error;
+    if (!(err instanceof this.sdk.APIError)) return err as Error;
     const { status, code, param, message } = err;
     const info = { status, code, param, message: message?.slice(0, 300) };
     if (status === 400 || status === 422) {
