@@ -1,37 +1,20 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { runAdmin } from '../src/cli/admin';
-import { openPglite } from '../src/db/pglite';
-import { testDbKind, withQuery } from './helpers';
+import { embeddedAdmin, testDbKind } from './helpers';
 
 /** The operator command against an embedded database of its own (a copy of the migrated template). */
-let dir: string;
-const saved = { ...process.env };
+let admin: Awaited<ReturnType<typeof embeddedAdmin>>;
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'numa-admin-'));
-  cpSync(inject('pgliteTemplate'), path.join(dir, 'pg'), { recursive: true });
-  const db = withQuery(await openPglite(path.join(dir, 'pg')));
-  await db.query(
+  admin = await embeddedAdmin(
+    'numa-admin-',
     `INSERT INTO accounts (brand, email) VALUES ('numa', 'op@example.com'), ('wephone', 'op@example.com')`,
   );
-  await db.close();
-  process.env.DATA_DIR = dir;
-  delete process.env.DATABASE_URL;
-  process.env.LOG_LEVEL = 'silent';
 });
-afterAll(() => {
-  process.env = saved;
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => admin.close());
 
-const run = async (...argv: string[]) => {
-  const lines: string[] = [];
-  const code = await runAdmin(argv, (l = '') => lines.push(l));
-  return { code, text: lines.join('\n') };
-};
+const run = (...argv: string[]) => admin.run(...argv);
 
 // these run the command on an embedded database of their own whatever the project: the same run
 // under server-pg would only repeat the one under server
@@ -64,7 +47,7 @@ describe.skipIf(embeddedOnly)('npm run admin', () => {
   });
 
   it('imports a rates table from CSV: every bad line named, nothing written, then all in one go', async () => {
-    const file = path.join(dir, 'rates.csv');
+    const file = path.join(admin.dir, 'rates.csv');
     const exported = async () => (await run('rates', 'export', '--currency', 'usd', '--kind', 'sms')).text;
     const mms = async () => (await run('rates', 'export', '--currency', 'usd', '--kind', 'mms')).text;
     writeFileSync(
@@ -106,11 +89,15 @@ describe.skipIf(embeddedOnly)('npm run admin', () => {
     expect(await mms()).toContain('\nusd,mms,*,CA,*,0.03\n');
   });
 
-  it('will not open the embedded database while a server holds it', async () => {
-    writeFileSync(path.join(dir, 'server.pid'), String(process.ppid));
-    const r = await run('account', 'show', 'op@example.com');
+  it('opens the embedded database itself, and not while a server holds it', async () => {
+    writeFileSync(path.join(admin.dir, 'server.pid'), String(process.ppid));
+    const r = await admin.runLocal('account', 'show', 'op@example.com');
     expect(r.code).toBe(1);
-    rmSync(path.join(dir, 'server.pid'));
+    expect(r.error).toMatch(/server/);
+    rmSync(path.join(admin.dir, 'server.pid'));
+    const shown = await admin.runLocal('account', 'show', 'op@example.com');
+    expect(shown).toMatchObject({ code: 0, error: '' });
+    expect(shown.text).toContain('balance  5.0000 Coins');
   });
 });
 

@@ -1,39 +1,18 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { runAdmin } from '../src/cli/admin';
-import { openPglite } from '../src/db/pglite';
-import { testDbKind, withQuery } from './helpers';
+import { embeddedAdmin, testDbKind } from './helpers';
 
 /** The operator's number commands and the demo seed, against an embedded database of their own. */
-let dir: string;
-const saved = { ...process.env };
+let admin: Awaited<ReturnType<typeof embeddedAdmin>>;
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(os.tmpdir(), 'numa-numbers-'));
-  cpSync(inject('pgliteTemplate'), path.join(dir, 'pg'), { recursive: true });
-  const db = withQuery(await openPglite(path.join(dir, 'pg')));
-  await db.query(
+  admin = await embeddedAdmin(
+    'numa-numbers-',
     `INSERT INTO accounts (brand, email) VALUES ('numa', 'holder@example.com'), ('numa', 'other@example.com'), ('wephone', 'holder@example.com')`,
   );
-  await db.close();
-  process.env.DATA_DIR = dir;
-  delete process.env.DATABASE_URL;
-  process.env.LOG_LEVEL = 'silent';
   process.env.NODE_ENV = 'development';
 });
-afterAll(() => {
-  process.env = saved;
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => admin.close());
 
-const run = async (...argv: string[]) => {
-  const lines: string[] = [];
-  const errors: string[] = [];
-  const code = await runAdmin(argv, { out: (l = '') => lines.push(l), err: (l) => errors.push(l) });
-  return { code, text: lines.join('\n'), error: errors.join('\n') };
-};
+const run = (...argv: string[]) => admin.run(...argv);
 
 // these run the command on an embedded database of their own whatever the project: the same run
 // under server-pg would only repeat the one under server
@@ -106,7 +85,10 @@ describe.skipIf(embeddedOnly)('npm run admin -- demo seed', () => {
     const shown = await run('account', 'show', 'demo1@numa.test');
     expect(shown.text).toContain('balance  20.0000 Coins');
     expect(shown.text).toMatch(/type 9 \+20\.0000 → 20\.0000/);
-    expect((await run('number', 'list', 'demo2@numa.test')).text).toMatch(/^\+1415555010\d {2}US/);
+    // the command as an operator runs it, opening the database folder itself
+    const listed = await admin.runLocal('number', 'list', 'demo2@numa.test');
+    expect(listed).toMatchObject({ code: 0, error: '' });
+    expect(listed.text).toMatch(/^\+1415555010\d {2}US/);
   });
 });
 
