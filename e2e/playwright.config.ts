@@ -34,6 +34,10 @@ export default defineConfig({
     // locally, where there is no retry, every failure keeps its trace
     trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // the service worker is pwa.spec.ts's to prove (its context allows it): in every other test's new
+    // context it would install anew and precache the whole build, about a hundred files, before the
+    // test had done anything (18–22% of a spec's CPU)
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: [
