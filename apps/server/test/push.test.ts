@@ -275,3 +275,42 @@ describe('web push', () => {
     expect((await a.c.post('/web/getPushSettings', {})).body.data.devices).toEqual([]);
   });
 });
+
+describe('whether an account has devices, asked by many commits at once', () => {
+  it('is read once for all of them, and again once forgotten', async () => {
+    const { vi } = await import('vitest');
+    const { openTestDb, rawQuery } = await import('./helpers');
+    const { createPushDevices } = await import('../src/services/push/devices');
+    const { pushRepo } = await import('../src/repositories/push');
+    const db = await openTestDb();
+    const reads = vi.spyOn(pushRepo, 'count');
+    try {
+      const [{ id }] = (await rawQuery<{ id: number }>(
+        db.q,
+        `INSERT INTO accounts (brand, email) VALUES ('numa', 'burst@example.com') RETURNING id`,
+      )) as [{ id: number }];
+      const devices = createPushDevices({
+        db,
+        vapid: { subject: 'mailto:ops@example.com' },
+        policy: { requireHttps: false, allowPrivate: true },
+      });
+      // ten commits of one account before the first read has answered
+      expect(await Promise.all(Array.from({ length: 10 }, () => devices.any(id)))).toEqual(
+        Array(10).fill(false),
+      );
+      expect(reads).toHaveBeenCalledTimes(1);
+      await rawQuery(
+        db.q,
+        `INSERT INTO push_subscriptions (account_id, endpoint, p256dh, auth, device, lang)
+         VALUES ($1, 'https://push.example.com/1', 'k', 'a', 'Chrome', 'en')`,
+        [id],
+      );
+      devices.forget(id);
+      expect(await Promise.all([devices.any(id), devices.any(id)])).toEqual([true, true]);
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      reads.mockRestore();
+      await db.drop();
+    }
+  });
+});

@@ -320,3 +320,38 @@ describe('where webhooks may go in production', () => {
     expect(new UrlRefused('x')).toBeInstanceOf(Error);
   });
 });
+
+describe("an account's endpoints, asked by many commits at once", () => {
+  it('are read once while the first read runs, not once per commit', async () => {
+    const { vi } = await import('vitest');
+    const { constants, minor } = await import('@numa/contract');
+    const { ledger } = await import('../src/repositories/ledger');
+    const { webhooksRepo } = await import('../src/repositories/webhooks');
+    const { rawQuery, testBill } = await import('./helpers');
+    // the endpoints kept for 5 s, as in production (the other suites turn the caches off)
+    const t = await startTestApp({ envOverrides: { SESSION_CACHE_MS: '5000' } });
+    const real = webhooksRepo.endpointsOf.bind(webhooksRepo);
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    // the first read answers only once every commit has asked
+    const reads = vi.spyOn(webhooksRepo, 'endpointsOf').mockImplementation(async (q, id) => {
+      await gate;
+      return real(q, id);
+    });
+    try {
+      const [{ id }] = (await rawQuery<{ id: number }>(
+        t.db.q,
+        `INSERT INTO accounts (brand, email) VALUES ('numa', 'commits@example.com') RETURNING id`,
+      )) as [{ id: number }];
+      for (let i = 0; i < 10; i++)
+        await t.db.tx((tx) => ledger.apply(tx, testBill(id, constants.billTypes.adjustment, minor(1))));
+      // each commit's check asked as it committed (db.tx tells its listeners before it returns)
+      expect(reads).toHaveBeenCalledTimes(1);
+      open();
+      expect(await reads.mock.results[0]!.value).toEqual([]);
+    } finally {
+      reads.mockRestore();
+      await t.close();
+    }
+  });
+});

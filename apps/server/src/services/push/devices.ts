@@ -34,7 +34,7 @@ export function createPushDevices(deps: PushDevicesDeps) {
   const { db } = deps;
   let keys: Promise<{ publicKey: string; privateKey: string }> | null = null;
   /** Whether an account has devices, for a while (a balance change asks on every commit). */
-  const hasDevices = new Map<number, { yes: boolean; at: number }>();
+  const hasDevices = new Map<number, { yes: Promise<boolean>; at: number }>();
   const cacheMs = 5_000;
 
   /** The VAPID pair: configuration's, else the database's (made once). */
@@ -71,13 +71,16 @@ export function createPushDevices(deps: PushDevicesDeps) {
     vapidKeys,
 
     /** Whether the account has a device (cached for a few seconds). */
-    async any(accountId: number): Promise<boolean> {
+    any(accountId: number): Promise<boolean> {
       const hit = hasDevices.get(accountId);
       const now = Date.now();
       if (hit && now - hit.at < cacheMs) return hit.yes;
-      const yes = (await pushRepo.count(db.q, accountId)) > 0;
+      // the read is kept while it runs: an account's commits at once share it instead of each missing
+      const yes = pushRepo.count(db.q, accountId).then((n) => n > 0);
       if (hasDevices.size > 50_000) hasDevices.clear();
-      hasDevices.set(accountId, { yes, at: now });
+      const entry = { yes, at: now };
+      hasDevices.set(accountId, entry);
+      yes.catch(() => hasDevices.get(accountId) === entry && hasDevices.delete(accountId));
       return yes;
     },
 

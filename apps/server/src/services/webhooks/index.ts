@@ -53,15 +53,20 @@ export interface WebhookServiceDeps {
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, jobs, clock, mail, log, policy } = deps;
-  const cache = new Map<number, { rows: EndpointRow[]; at: number }>();
+  // the lookup itself is kept, not only its answer: events of one account at once (a batch of its
+  // scheduled messages, a burst of texts) share one read instead of each missing the cache
+  const cache = new Map<number, { rows: Promise<EndpointRow[]>; at: number }>();
 
-  async function endpointsOf(accountId: number): Promise<EndpointRow[]> {
+  function endpointsOf(accountId: number): Promise<EndpointRow[]> {
     const hit = cache.get(accountId);
     const now = Date.now();
     if (hit && now - hit.at < deps.cacheMs) return hit.rows;
-    const rows = await webhooksRepo.endpointsOf(db.q, accountId);
+    const rows = webhooksRepo.endpointsOf(db.q, accountId);
     if (cache.size > 50_000) cache.clear();
-    cache.set(accountId, { rows, at: now });
+    const entry = { rows, at: now };
+    cache.set(accountId, entry);
+    // a failed read is not kept
+    rows.catch(() => cache.get(accountId) === entry && cache.delete(accountId));
     return rows;
   }
 
