@@ -1,3 +1,4 @@
+import { keptReads } from '../../lib/keptReads';
 import type { Lang } from '@numa/contract';
 import { pushLimits, type PushDevice } from '@numa/contract/push';
 import type { Database } from '../../db';
@@ -34,8 +35,7 @@ export function createPushDevices(deps: PushDevicesDeps) {
   const { db } = deps;
   let keys: Promise<{ publicKey: string; privateKey: string }> | null = null;
   /** Whether an account has devices, for a while (a balance change asks on every commit). */
-  const hasDevices = new Map<number, { yes: Promise<boolean>; at: number }>();
-  const cacheMs = 5_000;
+  const hasDevices = keptReads<number, boolean>(5_000);
 
   /** The VAPID pair: configuration's, else the database's (made once). */
   function vapidKeys() {
@@ -72,16 +72,8 @@ export function createPushDevices(deps: PushDevicesDeps) {
 
     /** Whether the account has a device (cached for a few seconds). */
     any(accountId: number): Promise<boolean> {
-      const hit = hasDevices.get(accountId);
-      const now = Date.now();
-      if (hit && now - hit.at < cacheMs) return hit.yes;
-      // the read is kept while it runs: an account's commits at once share it instead of each missing
-      const yes = pushRepo.count(db.q, accountId).then((n) => n > 0);
-      if (hasDevices.size > 50_000) hasDevices.clear();
-      const entry = { yes, at: now };
-      hasDevices.set(accountId, entry);
-      yes.catch(() => hasDevices.get(accountId) === entry && hasDevices.delete(accountId));
-      return yes;
+      // an account's commits at once share one read
+      return hasDevices.get(accountId, async () => (await pushRepo.count(db.q, accountId)) > 0);
     },
 
     /** Drops what `any` keeps of an account (its devices changed). */

@@ -1,3 +1,4 @@
+import { keptReads } from '../../lib/keptReads';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { brands, fromMinor, toMinor, type Minor } from '@numa/contract';
@@ -53,22 +54,10 @@ export interface WebhookServiceDeps {
  */
 export function createWebhookService(deps: WebhookServiceDeps) {
   const { db, jobs, clock, mail, log, policy } = deps;
-  // the lookup itself is kept, not only its answer: events of one account at once (a batch of its
-  // scheduled messages, a burst of texts) share one read instead of each missing the cache
-  const cache = new Map<number, { rows: Promise<EndpointRow[]>; at: number }>();
-
-  function endpointsOf(accountId: number): Promise<EndpointRow[]> {
-    const hit = cache.get(accountId);
-    const now = Date.now();
-    if (hit && now - hit.at < deps.cacheMs) return hit.rows;
-    const rows = webhooksRepo.endpointsOf(db.q, accountId);
-    if (cache.size > 50_000) cache.clear();
-    const entry = { rows, at: now };
-    cache.set(accountId, entry);
-    // a failed read is not kept
-    rows.catch(() => cache.get(accountId) === entry && cache.delete(accountId));
-    return rows;
-  }
+  // an account's events at once (a batch of its scheduled messages, a burst of texts) share one read
+  const cache = keptReads<number, EndpointRow[]>(deps.cacheMs);
+  const endpointsOf = (accountId: number) =>
+    cache.get(accountId, () => webhooksRepo.endpointsOf(db.q, accountId));
 
   const brandOf = async (accountId: number) => (await accountsRepo.byId(db.q, accountId))?.brand ?? 'numa';
 
