@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -300,7 +300,6 @@ export function testBill(
  * command took 2–4 s each on a loaded machine (two suites: 155 s of a run's 1,400).
  */
 export async function embeddedAdmin(prefix: string, seed: string) {
-  const { cpSync, rmSync } = await import('node:fs');
   const { runAdmin } = await import('../src/cli/admin');
   const { brandFlag, contextOn } = await import('../src/cli/context');
   const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -309,13 +308,10 @@ export async function embeddedAdmin(prefix: string, seed: string) {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
   process.env.LOG_LEVEL = 'silent';
-  let db: TestDb | null = null;
-  const open = async () => {
-    db ??= Object.assign(withQuery(await openPglite(path.join(dir, 'pg'))), { drop: async () => {} });
-    return db;
-  };
-  await (await open()).query(seed);
-  const lastRun = async (argv: string[], local: boolean) => {
+  let db: Database | null = null;
+  const open = async () => (db ??= await openPglite(path.join(dir, 'pg')));
+  await rawQuery((await open()).q, seed);
+  const runCommand = async (argv: string[], local: boolean) => {
     const lines: string[] = [];
     const errors: string[] = [];
     const io = { out: (l = '') => lines.push(l), err: (l: string) => errors.push(l) };
@@ -336,10 +332,8 @@ export async function embeddedAdmin(prefix: string, seed: string) {
   };
   return {
     dir,
-    /** The suite's database, for a check by hand. */
-    db: open,
-    run: (...argv: string[]) => lastRun(argv, false),
-    runLocal: (...argv: string[]) => lastRun(argv, true),
+    run: (...argv: string[]) => runCommand(argv, false),
+    runLocal: (...argv: string[]) => runCommand(argv, true),
     async close() {
       await db?.close();
       process.env = saved;

@@ -1,12 +1,15 @@
 import { createECDH, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // an implementation of RFC 8188 of its own (not our code): what it decrypts, a browser would
 import ece from 'http_ece';
 import { PushPayload } from '@numa/contract/push';
 import type { PushEvent, PushOutcome } from '../src/services/push';
+import { createPushDevices } from '../src/services/push/devices';
+import { pushRepo } from '../src/repositories/push';
 import { connect, makeUser, startChatApp, until, type ListeningApp } from './chat-support';
+import { openTestDb, rawQuery } from './helpers';
 
 /**
  * Web Push (issue 23): a push service on loopback stands in for the browser's. The server sends it
@@ -278,10 +281,6 @@ describe('web push', () => {
 
 describe('whether an account has devices, asked by many commits at once', () => {
   it('is read once for all of them, and again once forgotten', async () => {
-    const { vi } = await import('vitest');
-    const { openTestDb, rawQuery } = await import('./helpers');
-    const { createPushDevices } = await import('../src/services/push/devices');
-    const { pushRepo } = await import('../src/repositories/push');
     const db = await openTestDb();
     const reads = vi.spyOn(pushRepo, 'count');
     try {

@@ -1,10 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { constants, minor } from '@numa/contract';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../src/lib/clock';
 import { makeUser, startChatApp, until, type ListeningApp } from './chat-support';
-import { signIn, startTestApp, type TestApp } from './helpers';
+import { rawQuery, signIn, startTestApp, testBill, type TestApp } from './helpers';
+import { ledger } from '../src/repositories/ledger';
+import { webhooksRepo } from '../src/repositories/webhooks';
 import { webhookBackoffMs, webhookMaxAttempts } from '../src/services/webhooks';
 import {
   isPublicAddress,
@@ -323,11 +326,6 @@ describe('where webhooks may go in production', () => {
 
 describe("an account's endpoints, asked by many commits at once", () => {
   it('are read once while the first read runs, not once per commit', async () => {
-    const { vi } = await import('vitest');
-    const { constants, minor } = await import('@numa/contract');
-    const { ledger } = await import('../src/repositories/ledger');
-    const { webhooksRepo } = await import('../src/repositories/webhooks');
-    const { rawQuery, testBill } = await import('./helpers');
     // the endpoints kept for 5 s, as in production (the other suites turn the caches off)
     const t = await startTestApp({ envOverrides: { SESSION_CACHE_MS: '5000' } });
     const real = webhooksRepo.endpointsOf.bind(webhooksRepo);
