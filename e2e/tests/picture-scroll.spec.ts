@@ -80,8 +80,10 @@ async function gapAfterPicture(page: Page, w: number): Promise<number> {
       }),
     )
     .toBe(true);
-  // the view follows in the frame after the list's last resize (a loaded machine can read between
-  // the two: 12 px once in CI); that no frame after the first shows the row cut is worstCutShown's
+  // the view ends within 1 px of the bottom (given the poll's time to follow the list's last resize).
+  // Known defect, open: on a loaded machine the sender's view has stayed 12 px short for the whole
+  // 10 s (clean-clone CI, 2026-11-27, at 360 px; passed on its retry), so this is a real failure
+  // when it fails, not a slow read. That no frame after the first shows the row cut is worstCutShown's
   await expect.poll(() => gap(pane)).toBeLessThanOrEqual(1);
   return gap(pane);
 }
