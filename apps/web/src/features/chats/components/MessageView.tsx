@@ -213,6 +213,19 @@ export function MessageView({
       if (inner) observer.unobserve(inner);
     };
   }, [hasRows, pin]);
+  /*
+   * The list's height itself, when it changes in a render, pins the view there before the paint. The
+   * resize observer above is not enough for it: a row that grows (a picture decoded) is pinned first,
+   * with the list still at its old height, and the virtualiser then renders the list 12 px taller than
+   * the row's bottom (the rows' gap and the pane's padding). That last change was not always reported
+   * to the observer (about one picture in five, the virtualiser's own observer re-rendering the list
+   * inside the same delivery), and the view stayed 12 px short of the bottom.
+   */
+  const totalSize = virtualizer.getTotalSize();
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [totalSize]);
   /** A rendered row: measured by the virtualiser, and watched for growth while it is in the page. */
   const rowRef = useCallback(
     (node: HTMLDivElement | null) => {
@@ -300,7 +313,7 @@ export function MessageView({
           </div>
         ) : (
           <>
-            <div className="msg-inner" style={{ height: virtualizer.getTotalSize() }}>
+            <div className="msg-inner" style={{ height: totalSize }}>
               {virtualizer.getVirtualItems().map((v) => {
                 const row = rows[v.index]!;
                 const isFound = row.kind === 'message' && row.message.smsId === found?.smsId;
