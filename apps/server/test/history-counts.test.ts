@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
+import { callsRepo } from '../src/repositories/calls';
 import { historyCountsRepo } from '../src/repositories/historyCounts';
+import { historyRepo } from '../src/repositories/payments';
+import { subscriptionsRepo } from '../src/repositories/subscriptions';
 import { openTestDb, rawQuery, testDbKind, type TestDb } from './helpers';
 
 /**
@@ -217,5 +220,50 @@ describe(`history counts (migration 170, ${testDbKind})`, () => {
       .catch(() => {});
     expect(await db.query(kept)).toEqual(before);
     await expectCountsExact();
+  });
+
+  it("gives a page's total with its rows, and the total of a page past the last or of an empty month", async () => {
+    const a = await account('hc-p@example.com');
+    const b = await account('hc-q@example.com');
+    await fill(a, b);
+    for (let i = 0; i < 5; i++) {
+      await message(a, `2026-04-0${i + 3}T00:00:00Z`);
+      await call(a, `2026-04-0${i + 3}T00:00:00Z`);
+      await history(a, `2026-04-0${i + 3}T00:00:00Z`);
+      await bill(a, 1, 1_000, `2026-04-0${i + 3}T00:00:00Z`);
+    }
+    const april = { from: new Date('2026-04-01T00:00:00Z'), to: new Date('2026-05-01T00:00:00Z') };
+    const may = { from: april.to, to: new Date('2026-06-01T00:00:00Z') };
+    const pages = {
+      payment: (m: typeof april, limit: number, offset: number) =>
+        historyRepo.payments(db.q, a, m.from, m.to, limit, offset),
+      sms: (m: typeof april, limit: number, offset: number) =>
+        historyRepo.messages(db.q, a, m.from, m.to, limit, offset),
+      call: (m: typeof april, limit: number, offset: number) =>
+        callsRepo.page(db.q, { accountId: a, ...m, limit, offset }),
+      number: (m: typeof april, limit: number, offset: number) =>
+        subscriptionsRepo.historyPage(db.q, { accountId: a, ...m, limit, offset }),
+    };
+    for (const [kind, page] of Object.entries(pages)) {
+      const [row] = await db.query<{ n: number }>(
+        `SELECT n::int AS n FROM (${exact}) x WHERE a = $1 AND k = $2 AND m = '2026-04'`,
+        [a, kind],
+      );
+      const n = row!.n;
+      expect(n, kind).toBeGreaterThan(5);
+      const first = await page(april, 2, 0);
+      expect(first.total, kind).toBe(n);
+      expect(first.rows, kind).toHaveLength(2);
+      // the rows are the page's columns only: the total is not left in them
+      expect(
+        first.rows.every((r) => !('total' in r)),
+        kind,
+      ).toBe(true);
+      const last = await page(april, 2, Math.floor((n - 1) / 2) * 2);
+      expect(last.total, kind).toBe(n);
+      expect(last.rows.length, kind).toBe(n % 2 || 2);
+      expect(await page(april, 2, n + 4), kind).toEqual({ rows: [], total: n });
+      expect(await page(may, 2, 0), kind).toEqual({ rows: [], total: 0 });
+    }
   });
 });
