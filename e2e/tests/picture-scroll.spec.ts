@@ -82,8 +82,9 @@ async function gapAfterPicture(page: Page, w: number): Promise<number> {
     .toBe(true);
   // the view ends within 1 px of the bottom (given the poll's time to follow the list's last resize).
   // It used to stay 12 px short for good in about one run in ten (the list rendered taller after the
-  // row's pin, unreported to the resize observer); MessageView now pins on the list's height too (0 of
-  // 48 runs short after, 4 of 44 before). That no frame after the first shows the row cut is worstCutShown's
+  // row's pin, with no resize callback after it); MessageView now pins on the list's height in the
+  // commit (0 of 68 runs short after, 4 of 44 before). That no frame after the first shows the row
+  // cut is worstCutShown's check.
   await expect.poll(() => gap(pane)).toBeLessThanOrEqual(1);
   return gap(pane);
 }

@@ -170,12 +170,12 @@ export function MessageView({
 
   /*
    * The view at the bottom stays pinned there, before the browser paints: when the pane got shorter or
-   * taller (a banner, the window), when the list's height changed, and when a rendered row grew (a
-   * picture got its height, "Delivered" moved to the newest message: issue 13 §3.1, issue 20 item 10).
-   * The rows are watched themselves because the list's height follows them only once the virtualiser
-   * has measured them again, which took up to 860 ms after a picture loaded (the view stopped 49–189 px
-   * short of the picture meanwhile). Unless the user has scrolled up; a send of this tab is always at
-   * the bottom (the layout effect above).
+   * taller (a banner, the window) and when a rendered row grew (a picture got its height, "Delivered"
+   * moved to the newest message: issue 13 §3.1, issue 20 item 10), here; when the list's height
+   * changed, in the layout effect below. The rows are watched themselves because the list's height
+   * follows them only once the virtualiser has measured them again, which took up to 860 ms after a
+   * picture loaded (the view stopped 49–189 px short of the picture meanwhile). Unless the user has
+   * scrolled up; a send of this tab is always at the bottom (the layout effect above).
    */
   const pinner = useRef<{ observer: ResizeObserver; height: number } | null>(null);
   const pin = useCallback(() => {
@@ -206,20 +206,15 @@ export function MessageView({
     if (!el || !hasRows || !observer) return;
     if (pinner.current) pinner.current.height = el.clientHeight;
     observer.observe(el);
-    const inner = el.querySelector('.msg-inner');
-    if (inner) observer.observe(inner);
-    return () => {
-      observer.unobserve(el);
-      if (inner) observer.unobserve(inner);
-    };
+    return () => observer.unobserve(el);
   }, [hasRows, pin]);
   /*
-   * The list's height itself, when it changes in a render, pins the view there before the paint. The
-   * resize observer above is not enough for it: a row that grows (a picture decoded) is pinned first,
-   * with the list still at its old height, and the virtualiser then renders the list 12 px taller than
-   * the row's bottom (the rows' gap and the pane's padding). That last change was not always reported
-   * to the observer (about one picture in five, the virtualiser's own observer re-rendering the list
-   * inside the same delivery), and the view stayed 12 px short of the bottom.
+   * The list's height (the virtualiser's total, set in a render) pins the view when it changes, in
+   * the commit, before the paint. A resize observer on the list did it before and missed a change now
+   * and then: a row that grew (a picture decoded) was pinned first, with the list still at its old
+   * height; the virtualiser then rendered the list 12 px taller than the row's bottom (the rows' gap
+   * and the pane's padding), no resize callback followed, and the view stayed 12 px short of the
+   * bottom (picture-scroll.spec.ts: 4 runs in 44).
    */
   const totalSize = virtualizer.getTotalSize();
   useLayoutEffect(() => {
