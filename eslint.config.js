@@ -16,6 +16,12 @@ const webFeatures = readdirSync(path.join(web, 'features'), { withFileTypes: tru
 const queryClientMethods =
   'getQueryData|setQueryData|getQueriesData|setQueriesData|getQueryState|removeQueries|resetQueries|cancelQueries|invalidateQueries|refetchQueries|fetchQuery|prefetchQuery|ensureQueryData|fetchInfiniteQuery|prefetchInfiniteQuery|isFetching';
 
+/** libphonenumber is read only through the contract's phone.ts (issue 9, hole 3). */
+const onePhoneMetadata = {
+  group: ['libphonenumber-js', 'libphonenumber-js/*'],
+  message: 'Phones go through @numa/contract (phone.ts): one metadata set, one E.164 split.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -50,10 +56,27 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          patterns: [
+          patterns: [onePhoneMetadata],
+        },
+      ],
+    },
+  },
+  // The web client names the calls it makes through the contract's endpoints namespace: a chunk then
+  // holds (and builds at its load) the schemas of its own calls; the `endpoints` registry holds every
+  // call's, and imported anywhere it put the whole contract into the first load (docs/decisions.md).
+  {
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [onePhoneMetadata],
+          paths: [
             {
-              group: ['libphonenumber-js', 'libphonenumber-js/*'],
-              message: 'Phones go through @numa/contract (phone.ts): one metadata set, one E.164 split.',
+              name: '@numa/contract',
+              importNames: ['endpoints'],
+              message:
+                "import * as endpoints from '@numa/contract/endpoints' (one chunk builds only its calls' schemas).",
             },
           ],
         },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { endpoints } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { useSession } from '../stores/session';
 import { useUi } from '../stores/ui';
 import { ApiError, call } from './api';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../lib/api';
 import { queryClient } from '../../lib/query';
 import { queryKeys } from '../../lib/queryKeys';

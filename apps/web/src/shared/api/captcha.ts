@@ -1,4 +1,4 @@
-import { endpoints } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../lib/api';
 
 /** A captcha drawing for an id, with its proof-of-work challenge. */

@@ -1,4 +1,4 @@
-import { endpoints } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../lib/api';
 
 /** Ends the session on the server (the local session ends whatever the answer). */

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, FieldError, Form, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { constants, endpoints, type CaptchaImage } from '@numa/contract';
+import { constants, type CaptchaImage } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { isApiError } from '../../lib/api';

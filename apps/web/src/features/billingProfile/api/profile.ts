@@ -1,4 +1,5 @@
-import { endpoints, type InputOf } from '@numa/contract';
+import { type InputOf } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 
 /** Saves the billing profile for review: its new status. */

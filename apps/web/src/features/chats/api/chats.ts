@@ -1,4 +1,5 @@
-import { constants, endpoints, type InputOf } from '@numa/contract';
+import { constants, type InputOf } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 
 /* The chats area's calls (the chat service's and its screens'); the own numbers are the account's

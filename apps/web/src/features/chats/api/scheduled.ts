@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { endpoints, type ScheduledMessage } from '@numa/contract';
+import { type ScheduledMessage } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 

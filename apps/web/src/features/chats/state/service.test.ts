@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { endpoints, type ChatListItem, type EndpointDef, type ReceiveMessage } from '@numa/contract';
+import { type ChatListItem, type EndpointDef, type ReceiveMessage } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import '../../../lib/i18n';
 import type { ChatSocketHandlers } from '../../../lib/socket';
 import { queryClient } from '../../../lib/query';

@@ -1,4 +1,5 @@
-import { endpoints, type VerificationHistoryEntry } from '@numa/contract';
+import { type VerificationHistoryEntry } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 
 /* Keeping a verification number by the month (spec 001 §4 Subscribe); callers refresh the area

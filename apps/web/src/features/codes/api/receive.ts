@@ -1,4 +1,5 @@
-import { endpoints, type InputOf } from '@numa/contract';
+import { type InputOf } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 
 /* Receiving and sending codes on a locked number (spec 001 §4). */

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { constants, endpoints } from '@numa/contract';
+import { constants } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 import { queryClient } from '../../../lib/query';
 import type { ContactForm, ContactView } from '../logic';

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { constants, endpoints } from '@numa/contract';
+import { constants } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';
 

@@ -1,4 +1,4 @@
-import { endpoints } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { callMultipart } from '../../../lib/api';
 
 /** Sends the identity documents (new files, and the URLs of the ones kept) for review. */

@@ -1,4 +1,5 @@
-import { endpoints, type InputOf, type PlanChangeOption } from '@numa/contract';
+import { type InputOf, type PlanChangeOption } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 
 /* What changes the account's rented numbers: renting, leaving, renewing, changing plans, call settings.

@@ -1,5 +1,6 @@
 import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
-import { constants, endpoints, type NumberCountry, type NumberKind } from '@numa/contract';
+import { constants, type NumberCountry, type NumberKind } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { useTranslation } from 'react-i18next';
 import { call } from '../../../lib/api';
 import { queryKeys } from '../../../lib/queryKeys';

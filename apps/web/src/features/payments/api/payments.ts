@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   constants,
-  endpoints,
   productId,
   type CryptoCurrency,
   type CryptoNetwork,
   type PaymentMethodKey,
 } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 import { brand } from '../../../lib/config';
 import { queryKeys } from '../../../lib/queryKeys';

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { constants, endpoints, type CountryRate, type RateType } from '@numa/contract';
+import { constants, type CountryRate, type RateType } from '@numa/contract';
+import * as endpoints from '@numa/contract/endpoints';
 import { call } from '../../../lib/api';
 import { currentLang } from '../../../lib/i18n';
 import { queryKeys } from '../../../lib/queryKeys';
