@@ -8,6 +8,7 @@ export function keptReads<K, V>(ttlMs: number, max = 50_000) {
   const kept = new Map<K, { value: Promise<V>; at: number }>();
   return {
     get(key: K, read: () => Promise<V>): Promise<V> {
+      if (ttlMs <= 0) return read();
       const now = Date.now();
       const hit = kept.get(key);
       if (hit && now - hit.at < ttlMs) return hit.value;

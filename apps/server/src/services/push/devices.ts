@@ -1,8 +1,8 @@
-import { keptReads } from '../../lib/keptReads';
 import type { Lang } from '@numa/contract';
 import { pushLimits, type PushDevice } from '@numa/contract/push';
 import type { Database } from '../../db';
 import { ApiError } from '../../lib/errors';
+import { keptReads } from '../../lib/keptReads';
 import { lazy } from '../../lib/lazy';
 import { checkUserUrl, type UrlPolicy } from '../webhooks/guard';
 import { pushRepo, type PushSubscriptionRow } from '../../repositories/push';

@@ -1,4 +1,3 @@
-import { keptReads } from '../../lib/keptReads';
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { brands, fromMinor, toMinor, type Minor } from '@numa/contract';
@@ -14,6 +13,7 @@ import type { Jobs } from '../../jobs';
 import type { Clock } from '../../lib/clock';
 import { ApiError } from '../../lib/errors';
 import { idemKey } from '../../lib/idem';
+import { keptReads } from '../../lib/keptReads';
 import type { MailPort } from '../../providers/mail/port';
 import type { RealtimeHub } from '../../realtime/hub';
 import { accountsRepo } from '../../repositories/accounts';
