@@ -7,8 +7,10 @@
  * account gets N rows of that history in March 2026 (one statement, INSERT … SELECT generate_series),
  * and as noise N/10 more in February and N/2 spread over five other accounts in March. Then the route
  * is requested through the real app (app.inject, with the account's session, the page size the web
- * client asks for) and, interleaved with it, the SQL of the same page that the repository runs (the
- * same text, columns, conditions, order and limit) straight on the same connection.
+ * client asks for) and, interleaved with it, the statement of the same page that the repository runs
+ * (captured from the repository's own read: the same text and parameters) straight on the same
+ * connection. Where the database serializes the page (the page-numbered histories: one statement
+ * gives the month's total and the page as JSON text), that statement is the bare SQL.
  *
  *   payments       GET /web/getPaymentList       (page 1 of 1000; totalRows)      ledger, recharges
  *   bills          GET /web/getBillList          (first page of 200; cursor)      ledger, four types
@@ -28,12 +30,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { constants } from '@numa/contract';
+import { BillOptions, constants } from '@numa/contract';
+import type { CompiledQuery, KyselyPlugin } from 'kysely';
 import { buildApp } from '../apps/server/src/app';
-import type { Database } from '../apps/server/src/db';
+import type { Database, Q } from '../apps/server/src/db';
 import { raw } from '../apps/server/src/db/raw';
 import { loadEnv } from '../apps/server/src/env';
 import { SimulatedMail } from '../apps/server/src/providers/mail/simulator';
+import { callsRepo } from '../apps/server/src/repositories/calls';
+import { historyRepo } from '../apps/server/src/repositories/payments';
+import { rentalsRepo } from '../apps/server/src/repositories/rentals';
+import { subscriptionsRepo } from '../apps/server/src/repositories/subscriptions';
 import { makeAccount, openDb } from './support';
 
 const SIZES = (process.env.BENCH_HISTORIES_SIZES ?? '1000,10000,100000').split(',').map(Number);
@@ -58,9 +65,8 @@ interface History {
   seed(db: Database, accountId: number, n: number, from: number, to: number): Promise<void>;
   url: string;
   query: Record<string, string>;
-  /** the SQL of the page the route reads (the repository's statement) and its parameters */
-  sql: string;
-  params(accountId: number): unknown[];
+  /** the repository's read of the page that the route makes (its statement is captured and run bare) */
+  read(q: Q, accountId: number): Promise<unknown>;
 }
 
 /** Ledger rows after the account's balance, each moving it from exactly its before_balance (migration 006). */
@@ -108,6 +114,30 @@ async function seedLedger(
   });
 }
 
+/**
+ * The statement a repository's read runs (its first), as the database gets it: text and parameters,
+ * captured through a Kysely plugin and compiled by the same executor, so the bare run is that text.
+ */
+async function statementOf(q: Q, read: (q: Q) => Promise<unknown>): Promise<CompiledQuery> {
+  // a statement's parts (a sql`` template's query builders) pass here too: the one run is the one
+  // whose result comes back
+  const seen = new Map<unknown, CompiledQuery>();
+  let run: CompiledQuery | undefined;
+  const capture: KyselyPlugin = {
+    transformQuery(args) {
+      seen.set(args.queryId, q.getExecutor().compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    transformResult: async (args) => {
+      run ??= seen.get(args.queryId);
+      return args.result;
+    },
+  };
+  await read(q.withPlugin(capture));
+  if (!run) throw new Error('the read ran no statement');
+  return run;
+}
+
 const spread = (n: number, from: number, to: number) => [from, (to - from) / (n + 1)] as const;
 
 const histories: History[] = [
@@ -116,31 +146,22 @@ const histories: History[] = [
     seed: (db, a, n, from, to) => seedLedger(db, a, n, from, to, 'recharges'),
     url: '/web/getPaymentList',
     query: { date: YM, pageNo: '1', pageSize: String(constants.pageSize.payment) },
-    sql: `SELECT id, type, charge, options, created_at AS "createdAt" FROM ledger
-           WHERE account_id = $1 AND type IN ($2, $3, $4) AND charge > $5 AND created_at >= $6 AND created_at < $7
-           ORDER BY created_at DESC, id DESC LIMIT $8 OFFSET $9`,
-    params: (a) => [
-      a,
-      constants.billTypes.recharge,
-      constants.billTypes.inviteBonus,
-      constants.billTypes.redeemBonus,
-      0,
-      new Date(FROM),
-      new Date(TO),
-      constants.pageSize.payment,
-      0,
-    ],
+    read: (q, a) => historyRepo.payments(q, a, new Date(FROM), new Date(TO), constants.pageSize.payment, 0),
   },
   {
     name: 'bills',
     seed: (db, a, n, from, to) => seedLedger(db, a, n, from, to, 'bills'),
     url: '/web/getBillList',
     query: { ym: YM, pageSize: String(constants.pageSize.bill) },
-    sql: `SELECT id, type, charge, before_balance AS "beforeBalance", after_balance AS "afterBalance", options,
-                 created_at AS "createdAt" FROM ledger
-           WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
-           ORDER BY created_at DESC, id DESC LIMIT $4`,
-    params: (a) => [a, new Date(FROM), new Date(TO), constants.pageSize.bill],
+    read: (q, a) =>
+      historyRepo.billPage(q, {
+        accountId: a,
+        from: new Date(FROM),
+        to: new Date(TO),
+        before: null,
+        pageSize: constants.pageSize.bill,
+        optionKeys: Object.keys(BillOptions.shape),
+      }),
   },
   {
     name: 'sms',
@@ -159,11 +180,7 @@ const histories: History[] = [
     },
     url: '/web/getNormalSmsList',
     query: { date: YM, pageNo: '1', pageSize: String(constants.pageSize.sms) },
-    sql: `SELECT id, direction, own_full_number AS own, other_full_number AS other, date, charge, type, text
-            FROM messages
-           WHERE account_id = $1 AND deleted = $2 AND date >= $3 AND date < $4
-           ORDER BY date DESC, id DESC LIMIT $5 OFFSET $6`,
-    params: (a) => [a, false, FROM, TO, constants.pageSize.sms, 0],
+    read: (q, a) => historyRepo.messages(q, a, new Date(FROM), new Date(TO), constants.pageSize.sms, 0),
   },
   {
     name: 'calls',
@@ -182,12 +199,14 @@ const histories: History[] = [
     },
     url: '/web/getCallList',
     query: { date: YM, pageNo: '1', pageSize: String(constants.pageSize.call) },
-    sql: `SELECT id, direction, from_number AS "fromNumber", to_number AS "toNumber", duration,
-                 billing_duration AS "billingDuration", tariff_id AS "tariffId", type, charge, created_at AS "createdAt"
-            FROM call_records
-           WHERE account_id = $1 AND created_at >= $2 AND created_at < $3
-           ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-    params: (a) => [a, new Date(FROM), new Date(TO), constants.pageSize.call, 0],
+    read: (q, a) =>
+      callsRepo.page(q, {
+        accountId: a,
+        from: new Date(FROM),
+        to: new Date(TO),
+        limit: constants.pageSize.call,
+        offset: 0,
+      }),
   },
   {
     name: 'numbers',
@@ -205,13 +224,14 @@ const histories: History[] = [
     },
     url: '/web/getSubscriptionList',
     query: { date: YM, pageNo: '1', pageSize: String(constants.pageSize.subscription) },
-    sql: `SELECT id, account_id AS "accountId", tel_code AS "telCode", number AS "number", full_number AS "fullNumber",
-                 type, charge, plan_id AS "planId", to_char(res_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS "resDate",
-                 restored, created_at AS "createdAt"
-            FROM rental_history
-           WHERE account_id = $1 AND kind = $2 AND created_at >= $3 AND created_at < $4
-           ORDER BY created_at DESC, id DESC LIMIT $5 OFFSET $6`,
-    params: (a) => [a, 'number', new Date(FROM), new Date(TO), constants.pageSize.subscription, 0],
+    read: (q, a) =>
+      subscriptionsRepo.historyPage(q, {
+        accountId: a,
+        from: new Date(FROM),
+        to: new Date(TO),
+        limit: constants.pageSize.subscription,
+        offset: 0,
+      }),
   },
   {
     name: 'codeNumbers',
@@ -229,13 +249,15 @@ const histories: History[] = [
     },
     url: '/web/getSubCodeNumberList',
     query: { ym: YM, pageSize: String(constants.pageSize.subscribedNumbers) },
-    sql: `SELECT id, kind, account_id AS "accountId", full_number AS "fullNumber", tel_code AS "telCode", number,
-                 app, country, type, charge, plan_id AS "planId", ledger_id AS "ledgerId",
-                 next_payment_at AS "nextPaymentAt", res_at AS "resAt", restored, created_at AS "createdAt"
-            FROM rental_history
-           WHERE account_id = $1 AND kind = $2 AND created_at >= $3 AND created_at < $4
-           ORDER BY created_at DESC, id DESC LIMIT $5`,
-    params: (a) => [a, 'code_number', new Date(FROM), new Date(TO), constants.pageSize.subscribedNumbers + 1],
+    read: (q, a) =>
+      rentalsRepo.codeNumberPage(q, {
+        accountId: a,
+        from: new Date(FROM),
+        to: new Date(TO),
+        before: null,
+        pageSize: constants.pageSize.subscribedNumbers,
+        lang: 'en',
+      }),
   },
 ];
 
@@ -314,15 +336,18 @@ async function main() {
           throw new Error(`${h.url}: HTTP ${res.statusCode} ${res.body.slice(0, 200)}`);
         return res;
       };
-      const params = h.params(owner.id);
-      const bare = () => raw<Record<string, unknown>>(db.q, h.sql, params);
+      const statement = await statementOf(db.q, (q) => h.read(q, owner.id));
+      const bare = () => raw<Record<string, unknown>>(db.q, statement.sql, statement.parameters);
       const first = (await request()).json() as { retcode: number; data: Record<string, unknown> };
       if (first.retcode !== 0) throw new Error(`${h.url}: ${JSON.stringify(first).slice(0, 200)}`);
       const list = Object.values(first.data).find(Array.isArray) as unknown[];
-      const sqlRows = (await bare()).length;
-      const pageRows =
-        h.name === 'codeNumbers' ? Math.min(sqlRows, constants.pageSize.subscribedNumbers) : sqlRows;
-      if (list.length !== pageRows)
+      const bareRows = await bare();
+      // a page the database serializes is one row whose \`list\` is the JSON array
+      const sqlRows =
+        bareRows.length === 1 && typeof bareRows[0]!.list === 'string'
+          ? (JSON.parse(bareRows[0]!.list) as unknown[]).length
+          : bareRows.length;
+      if (list.length !== sqlRows)
         throw new Error(`${h.name}: the route gave ${list.length} rows, the SQL ${sqlRows}`);
       const total = first.data.totalRows as number | undefined;
       if (total !== undefined && total !== n) throw new Error(`${h.name}: totalRows ${total}, seeded ${n}`);

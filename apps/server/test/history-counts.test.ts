@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/db/migrate';
 import { callsRepo } from '../src/repositories/calls';
-import { historyCountsRepo } from '../src/repositories/historyCounts';
+import type { HistoryKind } from '../src/repositories/historyCounts';
 import { historyRepo } from '../src/repositories/payments';
 import { subscriptionsRepo } from '../src/repositories/subscriptions';
 import { openTestDb, rawQuery, testDbKind, type TestDb } from './helpers';
@@ -36,6 +36,31 @@ const exact = `
 const kept = `
   SELECT account_id::int AS a, kind AS k, to_char(month, 'YYYY-MM') AS m, n::int AS n
     FROM history_counts WHERE n <> 0 ORDER BY 1, 2, 3`;
+
+/** A page of a kind's month through its repository: the kept total and the rows (the page's JSON). */
+async function page(
+  kind: HistoryKind,
+  a: number,
+  m: { from: Date; to: Date },
+  limit: number,
+  offset: number,
+) {
+  const p =
+    kind === 'payment'
+      ? await historyRepo.payments(db.q, a, m.from, m.to, limit, offset)
+      : kind === 'sms'
+        ? await historyRepo.messages(db.q, a, m.from, m.to, limit, offset)
+        : kind === 'call'
+          ? await callsRepo.page(db.q, { accountId: a, ...m, limit, offset })
+          : await subscriptionsRepo.historyPage(db.q, { accountId: a, ...m, limit, offset });
+  return { total: p.total, rows: JSON.parse(p.list) as Record<string, unknown>[] };
+}
+const monthOf = (from: string) => {
+  const f = new Date(from);
+  return { from: f, to: new Date(Date.UTC(f.getUTCFullYear(), f.getUTCMonth() + 1, 1)) };
+};
+const total = async (a: number, kind: HistoryKind, from: string) =>
+  (await page(kind, a, monthOf(from), 1, 0)).total;
 
 async function expectCountsExact() {
   const want = await db.query<{ a: number; k: string; m: string; n: number }>(exact);
@@ -150,12 +175,12 @@ describe(`history counts (migration 170, ${testDbKind})`, () => {
     expect(await migrate(db)).toEqual(['170_history_counts.sql']);
     await expectCountsExact();
     // the page reads them
-    expect(await historyCountsRepo.total(db.q, a, 'payment', new Date('2026-04-01T00:00:00Z'))).toBe(3);
-    expect(await historyCountsRepo.total(db.q, a, 'payment', new Date('2026-03-01T00:00:00Z'))).toBe(3);
-    expect(await historyCountsRepo.total(db.q, a, 'sms', new Date('2026-04-01T00:00:00Z'))).toBe(1);
-    expect(await historyCountsRepo.total(db.q, a, 'number', new Date('2026-04-01T00:00:00Z'))).toBe(1);
-    expect(await historyCountsRepo.total(db.q, b, 'call', new Date('2026-04-01T00:00:00Z'))).toBe(1);
-    expect(await historyCountsRepo.total(db.q, b, 'call', new Date('2026-05-01T00:00:00Z'))).toBe(0);
+    expect(await total(a, 'payment', '2026-04-01T00:00:00Z')).toBe(3);
+    expect(await total(a, 'payment', '2026-03-01T00:00:00Z')).toBe(3);
+    expect(await total(a, 'sms', '2026-04-01T00:00:00Z')).toBe(1);
+    expect(await total(a, 'number', '2026-04-01T00:00:00Z')).toBe(1);
+    expect(await total(b, 'call', '2026-04-01T00:00:00Z')).toBe(1);
+    expect(await total(b, 'call', '2026-05-01T00:00:00Z')).toBe(0);
   });
 
   it('keeps them through inserts, refunds, deletions, restores and deletes, in bulk and row by row', async () => {
@@ -234,24 +259,14 @@ describe(`history counts (migration 170, ${testDbKind})`, () => {
     }
     const april = { from: new Date('2026-04-01T00:00:00Z'), to: new Date('2026-05-01T00:00:00Z') };
     const may = { from: april.to, to: new Date('2026-06-01T00:00:00Z') };
-    const pages = {
-      payment: (m: typeof april, limit: number, offset: number) =>
-        historyRepo.payments(db.q, a, m.from, m.to, limit, offset),
-      sms: (m: typeof april, limit: number, offset: number) =>
-        historyRepo.messages(db.q, a, m.from, m.to, limit, offset),
-      call: (m: typeof april, limit: number, offset: number) =>
-        callsRepo.page(db.q, { accountId: a, ...m, limit, offset }),
-      number: (m: typeof april, limit: number, offset: number) =>
-        subscriptionsRepo.historyPage(db.q, { accountId: a, ...m, limit, offset }),
-    };
-    for (const [kind, page] of Object.entries(pages)) {
+    for (const kind of ['payment', 'sms', 'call', 'number'] as const) {
       const [row] = await db.query<{ n: number }>(
         `SELECT n::int AS n FROM (${exact}) x WHERE a = $1 AND k = $2 AND m = '2026-04'`,
         [a, kind],
       );
       const n = row!.n;
       expect(n, kind).toBeGreaterThan(5);
-      const first = await page(april, 2, 0);
+      const first = await page(kind, a, april, 2, 0);
       expect(first.total, kind).toBe(n);
       expect(first.rows, kind).toHaveLength(2);
       // the rows are the page's columns only: the total is not left in them
@@ -259,11 +274,11 @@ describe(`history counts (migration 170, ${testDbKind})`, () => {
         first.rows.every((r) => !('total' in r)),
         kind,
       ).toBe(true);
-      const last = await page(april, 2, Math.floor((n - 1) / 2) * 2);
+      const last = await page(kind, a, april, 2, Math.floor((n - 1) / 2) * 2);
       expect(last.total, kind).toBe(n);
       expect(last.rows.length, kind).toBe(n % 2 || 2);
-      expect(await page(april, 2, n + 4), kind).toEqual({ rows: [], total: n });
-      expect(await page(may, 2, 0), kind).toEqual({ rows: [], total: 0 });
+      expect(await page(kind, a, april, 2, n + 4), kind).toEqual({ rows: [], total: n });
+      expect(await page(kind, a, may, 2, 0), kind).toEqual({ rows: [], total: 0 });
     }
   });
 });

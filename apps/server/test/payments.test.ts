@@ -451,6 +451,18 @@ describe(`payments (${testDbKind})`, () => {
     const second = (await c.get('/web/getBillList', { ym, pageSize: '2', nextPage: first.nextPage })).body
       .data;
     expect(second).toMatchObject({ nextPage: null, list: [{ charge: 1, beforeBalance: 0 }] });
+    // a page that ends the month exactly says so: no cursor to an empty page
+    const whole = (await c.get('/web/getBillList', { ym, pageSize: '3' })).body.data;
+    expect(whole.list.map((b: { _id: string }) => b._id)).toEqual(
+      [...first.list, ...second.list].map((b) => b._id),
+    );
+    expect(whole.nextPage).toBeNull();
+    // a cursor that is not one of this account's bills: nothing after it
+    const other = await newUser();
+    expect((await other.get('/web/getBillList', { ym, nextPage: first.nextPage })).body.data).toEqual({
+      list: [],
+      nextPage: null,
+    });
     expect((await c.get('/web/getBillList', { ym: '2026-13' })).body.retcode).toBe(100001);
     expect((await c.get('/web/getBillList', { ym, nextPage: 'abc' })).body.retcode).toBe(100001);
     const csv = await t.app.inject({

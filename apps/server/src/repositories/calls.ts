@@ -1,7 +1,8 @@
-import type { Minor } from '@numa/contract';
+import { constants, type Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
 import { historyCountsRepo } from './historyCounts';
+import { epochMsSql, moneySql } from './jsonPage';
 
 export interface CallRow {
   id: number;
@@ -71,26 +72,46 @@ export const callsRepo = {
     return row ?? null;
   },
 
-  async page(
-    q: Q,
-    p: { accountId: number; from: Date; to: Date; limit: number; offset: number },
-  ): Promise<{ total: number; rows: CallRow[] }> {
-    const [total, rows] = await Promise.all([
-      // kept per month by the table's triggers (migration 170), not counted row by row
-      historyCountsRepo.total(q, p.accountId, 'call', p.from),
+  /**
+   * A page of the account's calls in [from, to), newest first, as the contract's CallRecord[] in JSON
+   * text (`list`), with the month's total (kept per month by the table's triggers, migration 170).
+   */
+  page(q: Q, p: { accountId: number; from: Date; to: Date; limit: number; offset: number }) {
+    // the tariff's line name (constants.tariffIds: name → id; the first name of an id)
+    const line = sql.join(
+      Object.entries(constants.tariffIds).map(([name, id]) => sql`WHEN ${sql.lit(id)} THEN ${sql.lit(name)}`),
+      sql` `,
+    );
+    return historyCountsRepo.page(
+      q,
+      p.accountId,
+      'call',
+      p.from,
       q
         .selectFrom('call_records')
-        .select(cols)
+        .select([
+          sql<string>`id::text`.as('_id'),
+          'direction',
+          'to_number as toNumber',
+          'from_number as fromNumber',
+          'to_number as destNum',
+          'from_number as srcNum',
+          'duration',
+          'billing_duration as billingDuration',
+          sql<string>`CASE tariff_id ${line} ELSE '' END`.as('line'),
+          'tariff_id as tariffId',
+          moneySql(sql.ref('charge')).as('charge'),
+          epochMsSql(sql.ref('created_at')).as('date'),
+          'type',
+        ])
         .where('account_id', '=', p.accountId)
         .where('created_at', '>=', p.from)
         .where('created_at', '<', p.to)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(p.limit)
-        .offset(p.offset)
-        .execute(),
-    ]);
-    return { total, rows };
+        .offset(p.offset),
+    );
   },
 
   /**

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { constants, type Minor } from '@numa/contract';
 import type { Q, Tx } from '../db';
 import { historyCountsRepo } from './historyCounts';
+import { cursorPage, epochMsSql, moneySql } from './jsonPage';
 
 export type OrderStatus = 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired';
 
@@ -326,31 +327,69 @@ export const paymentHistoryTypes = [
  * of an index (migration 170) and the page-numbered ones' totals kept rather than counted.
  */
 export const historyRepo = {
-  /** Recharges, invite and redeem bonuses of [from, to): the payment history, with the month's total. */
-  async payments(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
-    const [rows, total] = await Promise.all([
-      q
-        .selectFrom('ledger')
-        .select(['id', 'type', 'charge', 'options', 'created_at as createdAt'])
-        .where('account_id', '=', accountId)
-        .where('type', 'in', paymentHistoryTypes)
-        .where('charge', '>', 0 as Minor)
-        .where('created_at', '>=', from)
-        .where('created_at', '<', to)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      historyCountsRepo.total(q, accountId, 'payment', from),
-    ]);
-    return { rows, total };
+  /**
+   * Recharges, invite and redeem bonuses of [from, to): a page of the payment history as the
+   * contract's PaymentHistoryItem[] in JSON text (`list`), with the month's total. Each top-up says
+   * how it stands after its refunds and disputes: `refunded` (the refunds debited and not reversed)
+   * and `dispute` (its latest dispute: open, won or lost), each only when there is one.
+   */
+  payments(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
+    const t = constants.billTypes;
+    const recharge = sql.lit(t.recharge);
+    const page = q
+      .selectFrom('ledger')
+      .select([
+        'id',
+        'type',
+        'charge',
+        'options',
+        'created_at',
+        // a top-up's order (the ledger row's options keep its id as text)
+        sql<number | null>`CASE WHEN type = ${recharge} AND options->>'orderId' ~ '^[0-9]{1,15}$'
+                                THEN (options->>'orderId')::bigint END`.as('order_id'),
+      ])
+      .where('account_id', '=', accountId)
+      .where('type', 'in', paymentHistoryTypes)
+      .where('charge', '>', 0 as Minor)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset);
+    const methods = sql.join(constants.purchaseMethods.map((m) => sql.lit(m)));
+    // the refunds and disputes of the page's top-ups only (after the page's limit), joined by order
+    const rows = sql`(
+      WITH l AS (${page}),
+      back AS (
+        SELECT order_id,
+               nullif(sum(amount) FILTER (WHERE kind = 'refund' AND debit_bill IS NOT NULL
+                                            AND reversal_bill IS NULL), 0) AS refunded,
+               (array_agg(status ORDER BY id DESC) FILTER (WHERE kind = 'dispute'))[1] AS dispute
+          FROM payment_returns
+         WHERE order_id IN (SELECT order_id FROM l)
+         GROUP BY order_id
+      )
+      SELECT l.id::text AS _id,
+             CASE WHEN l.type <> ${recharge} THEN 'invite'
+                  WHEN l.options->>'purchaseMethod' IN (${methods}) THEN l.options->>'purchaseMethod'
+                  ELSE 'creditCard' END AS method,
+             CASE WHEN l.type = ${recharge}
+                  THEN coalesce((l.options->>'amount')::float8, ${moneySql(sql.ref('l.charge'))})
+                  ELSE ${moneySql(sql.ref('l.charge'))} END AS amount,
+             CASE WHEN l.type = ${recharge} THEN coalesce((l.options->>'gift')::float8, 0) ELSE 0 END AS gifts,
+             ${epochMsSql(sql.ref('l.created_at'))} AS date,
+             ${moneySql(sql.ref('back.refunded'))} AS refunded,
+             CASE WHEN back.dispute IS NULL THEN NULL WHEN back.dispute IN ('won', 'lost') THEN back.dispute
+                  ELSE 'open' END AS dispute
+        FROM l LEFT JOIN back ON back.order_id = l.order_id
+    )`;
+    return historyCountsRepo.page(q, accountId, 'payment', from, rows, { stripNulls: true });
   },
 
-  /** A page of the month's bills, newest first, after the cursor (the id of the previous page's last bill). */
-  async bills(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null, limit: number) {
-    let query = q
-      .selectFrom('ledger')
+  /** The month's bills, newest first, after the cursor (the id of the previous page's last bill). */
+  bills(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null, limit: number) {
+    return billRows(q, accountId, from, to, beforeId)
       .select([
         'id',
         'type',
@@ -360,40 +399,67 @@ export const historyRepo = {
         'options',
         'created_at as createdAt',
       ])
-      .where('account_id', '=', accountId)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit);
-    // after the cursor's bill in the page order (a cursor not of this account's: nothing)
-    if (beforeId !== null)
-      query = query.where(({ eb, refTuple, selectFrom }) =>
-        eb(
-          refTuple('created_at', 'id'),
-          '<',
-          selectFrom('ledger as c')
-            .select(['c.created_at', 'c.id'])
-            .where('c.id', '=', beforeId)
-            .where('c.account_id', '=', accountId)
-            .$asTuple('created_at', 'id'),
-        ),
-      );
-    return query.execute();
+      .limit(limit)
+      .execute();
   },
 
-  /** A page of the month's SMS and MMS (not deleted), newest first, with the month's total. */
-  async messages(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
-    const [rows, total] = await Promise.all([
+  /**
+   * A page of the month's bills after the cursor, as the contract's BillItem[] in JSON text (`list`),
+   * and the next page's cursor when another page follows. A bill's options keep only `optionKeys`
+   * (what the contract shows; other areas keep more there for themselves).
+   */
+  billPage(
+    q: Q,
+    p: {
+      accountId: number;
+      from: Date;
+      to: Date;
+      before: number | null;
+      pageSize: number;
+      optionKeys: string[];
+    },
+  ) {
+    const keys = sql.join(p.optionKeys.map((k) => sql.lit(k)));
+    return cursorPage(
+      q,
+      billRows(q, p.accountId, p.from, p.to, p.before)
+        .select([
+          sql<string>`id::text`.as('_id'),
+          'type',
+          moneySql(sql.ref('charge')).as('charge'),
+          moneySql(sql.ref('before_balance')).as('beforeBalance'),
+          moneySql(sql.ref('after_balance')).as('afterBalance'),
+          epochMsSql(sql.ref('created_at')).as('date'),
+          sql<Record<string, unknown>>`(SELECT coalesce(jsonb_object_agg(o.key, o.value), '{}')
+                                          FROM jsonb_each(coalesce(options, '{}')) o WHERE o.key IN (${keys}))`.as(
+            'options',
+          ),
+        ])
+        .limit(p.pageSize + 1),
+      p.pageSize,
+    );
+  },
+
+  /**
+   * A page of the month's SMS and MMS (not deleted), newest first, as the contract's SmsRecord[] in
+   * JSON text (`list`), with the month's total.
+   */
+  messages(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
+    const out = sql<boolean>`direction = 'out'`;
+    return historyCountsRepo.page(
+      q,
+      accountId,
+      'sms',
+      from,
       q
         .selectFrom('messages')
         .select([
-          'id',
+          sql<string>`id::text`.as('_id'),
           'direction',
-          'own_full_number as own',
-          'other_full_number as other',
+          sql<string>`CASE WHEN ${out} THEN other_full_number ELSE own_full_number END`.as('toNumber'),
+          sql<string>`CASE WHEN ${out} THEN own_full_number ELSE other_full_number END`.as('fromNumber'),
           'date',
-          'charge',
+          moneySql(sql.ref('charge')).as('charge'),
           'type',
           'text',
         ])
@@ -404,13 +470,35 @@ export const historyRepo = {
         .orderBy('date', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
-        .offset(offset)
-        .execute(),
-      historyCountsRepo.total(q, accountId, 'sms', from),
-    ]);
-    return { rows, total };
+        .offset(offset),
+    );
   },
 };
+
+/** The month's bills of an account, newest first, after the cursor's bill (none: from the newest). */
+function billRows(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null) {
+  let query = q
+    .selectFrom('ledger')
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', from)
+    .where('created_at', '<', to)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc');
+  // after the cursor's bill in the page order (a cursor not of this account's: nothing)
+  if (beforeId !== null)
+    query = query.where(({ eb, refTuple, selectFrom }) =>
+      eb(
+        refTuple('created_at', 'id'),
+        '<',
+        selectFrom('ledger as c')
+          .select(['c.created_at', 'c.id'])
+          .where('c.id', '=', beforeId)
+          .where('c.account_id', '=', accountId)
+          .$asTuple('created_at', 'id'),
+      ),
+    );
+  return query;
+}
 
 /** The sandbox provider's own records (providers/payments/sandbox.ts). */
 export const sandboxRepo = {

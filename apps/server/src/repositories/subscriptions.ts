@@ -1,7 +1,8 @@
-import type { Minor } from '@numa/contract';
+import { constants, type Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
 import { historyCountsRepo } from './historyCounts';
+import { epochMsSql, moneySql } from './jsonPage';
 import { startOfIso } from '../lib/dates';
 import { rateSubquery } from './rates';
 
@@ -238,17 +239,33 @@ export const subscriptionsRepo = {
     return Number(r.numUpdatedRows) === 1;
   },
 
-  /** A page of the account's history in [from, to), newest first, with the month's total. */
-  async historyPage(
-    q: Q,
-    p: { accountId: number; from: Date; to: Date; limit: number; offset: number },
-  ): Promise<{ total: number; rows: HistoryRow[] }> {
-    const [total, rows] = await Promise.all([
-      // kept per month by the table's triggers (migration 170), not counted row by row
-      historyCountsRepo.total(q, p.accountId, 'number', p.from),
+  /**
+   * A page of the account's history in [from, to), newest first, as the contract's
+   * SubscriptionHistoryEntry[] in JSON text (`list`), with the month's total (kept per month by the
+   * table's triggers, migration 170). `resDate` is the day a reclaimed number can be restored until,
+   * while it can be.
+   */
+  historyPage(q: Q, p: { accountId: number; from: Date; to: Date; limit: number; offset: number }) {
+    return historyCountsRepo.page(
+      q,
+      p.accountId,
+      'number',
+      p.from,
       q
         .selectFrom('rental_history')
-        .select(historyCols)
+        .select([
+          sql<string>`id::text`.as('_id'),
+          sql<string>`'+' || full_number`.as('number'),
+          'type',
+          epochMsSql(sql.ref('created_at')).as('date'),
+          moneySql(sql.ref('charge')).as('charge'),
+          sql<string>`id::text`.as('historyId'),
+          sql<string>`CASE WHEN type = ${sql.lit(constants.rentals.historyTypes.expired)} AND res_at IS NOT NULL
+                            AND NOT restored THEN to_char(res_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') ELSE '' END`.as(
+            'resDate',
+          ),
+          'plan_id as planId',
+        ])
         .where('account_id', '=', p.accountId)
         .where('kind', '=', 'number')
         .where('created_at', '>=', p.from)
@@ -256,10 +273,8 @@ export const subscriptionsRepo = {
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(p.limit)
-        .offset(p.offset)
-        .execute(),
-    ]);
-    return { total, rows };
+        .offset(p.offset),
+    );
   },
 
   /** One of the account's subscriptions by its full number (null: not the account's). */

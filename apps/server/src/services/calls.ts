@@ -5,7 +5,9 @@ import type { Database } from '../db';
 import { ApiError } from '../lib/errors';
 import type { Clock } from '../lib/clock';
 import { brandLang } from '../lib/brand';
+import { monthRange } from '../lib/dates';
 import { idemKey } from '../lib/idem';
+import { jsonObject } from '../lib/jsonText';
 import type { CallAnswer, CallSink, InboundMessage, VoicemailRecording } from '../providers/carrier/port';
 import { SttFailedError, SttUnavailableError, type SttPort } from '../providers/stt/port';
 import { accountsRepo } from '../repositories/accounts';
@@ -259,17 +261,20 @@ export function createCallService(d: {
 
     voicemail,
 
-    /** getCallList: a page of a UTC month's calls. */
+    /** getCallList: a page of a UTC month's calls (JSON text built by the database, `callsRepo.page`). */
     async page(accountId: number, p: { date: string; pageNo: number; pageSize: number }) {
-      const [y, m] = p.date.split('-').map(Number) as [number, number];
-      const { total, rows } = await callsRepo.page(db.q, {
+      const { from, to } = monthRange(p.date);
+      const { total, list } = await callsRepo.page(db.q, {
         accountId,
-        from: new Date(Date.UTC(y, m - 1, 1)),
-        to: new Date(Date.UTC(y, m, 1)),
+        from,
+        to,
         limit: p.pageSize,
         offset: (p.pageNo - 1) * p.pageSize,
       });
-      return { totalRows: total, callList: rows.map(toRecord) };
+      return jsonObject<{ totalRows: number; callList: CallRecord[] }>({
+        totalRows: String(total),
+        callList: list,
+      });
     },
   };
 }

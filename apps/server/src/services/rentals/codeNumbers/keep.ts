@@ -6,11 +6,13 @@ import {
   type BrandId,
   type Lang,
   type Minor,
+  type VerificationHistoryEntry,
 } from '@numa/contract';
 import type { Tx } from '../../../db';
 import { addMonths, DAY_MS, isoDay, monthRange } from '../../../lib/dates';
 import { ApiError } from '../../../lib/errors';
 import { idemKey } from '../../../lib/idem';
+import { jsonObject } from '../../../lib/jsonText';
 import { catalogueRepo } from '../../../repositories/catalogue';
 import { codesRepo } from '../../../repositories/codes';
 import { rentalsRepo } from '../../../repositories/rentals';
@@ -190,7 +192,7 @@ export function createKeeping(ctx: CodesContext, rentals: RentalsEngine) {
       return subscriptionResult(res, p.lang, t);
     },
 
-    /** getSubCodeNumberList: a month of the verification-number history, newest first. */
+    /** getSubCodeNumberList: a month of the verification-number history, newest first (JSON text built by the database). */
     async history(p: {
       accountId: number;
       ym: string;
@@ -200,33 +202,18 @@ export function createKeeping(ctx: CodesContext, rentals: RentalsEngine) {
     }) {
       const { from, to } = monthRange(p.ym);
       const before = p.nextPage && /^\d+$/.test(p.nextPage) ? Number(p.nextPage) : null;
-      const [rows, apps] = await Promise.all([
-        rentalsRepo.historyAfter(db.q, {
-          kind: 'code_number',
-          accountId: p.accountId,
-          from,
-          to,
-          before,
-          limit: p.pageSize + 1,
-        }),
-        catalogueRepo.apps(db.q, p.lang),
-      ]);
-      const page = rows.slice(0, p.pageSize);
-      return {
-        list: page.map((r) => ({
-          _id: String(r.id),
-          number: `+${r.fullNumber}`,
-          name: apps.find((a) => a.app === r.app)?.name ?? r.app ?? '',
-          type: r.type as 1 | 2 | 100,
-          date: r.createdAt.getTime(),
-          // signed as its bill: a month kept is a negative amount
-          charge: fromMinor(r.charge),
-          historyId: String(r.id),
-          resDate: r.resAt ? isoDay(r.resAt) : ('' as const),
-          nextPaymentDate: r.nextPaymentAt ? isoDay(r.nextPaymentAt) : ('' as const),
-        })),
-        nextPage: rows.length > p.pageSize ? String(page[page.length - 1]!.id) : null,
-      };
+      const page = await rentalsRepo.codeNumberPage(db.q, {
+        accountId: p.accountId,
+        from,
+        to,
+        before,
+        pageSize: p.pageSize,
+        lang: p.lang,
+      });
+      return jsonObject<{ list: VerificationHistoryEntry[]; nextPage: string | null }>({
+        list: page.list,
+        nextPage: JSON.stringify(page.nextPage),
+      });
     },
   };
 }

@@ -1,7 +1,6 @@
 import {
   addMinor,
   constants,
-  fromMinor,
   negMinor,
   zeroMinor,
   type BrandId,
@@ -15,6 +14,7 @@ import {
 import type { Q, Tx } from '../../../db';
 import { addDaysIso, addMonthsIso, monthRange } from '../../../lib/dates';
 import { ApiError } from '../../../lib/errors';
+import { jsonObject } from '../../../lib/jsonText';
 import { idemKey } from '../../../lib/idem';
 import { accountsRepo } from '../../../repositories/accounts';
 import { ledger } from '../../../repositories/ledger';
@@ -43,17 +43,6 @@ import {
 export function createNumberLifecycle(ctx: NumbersContext) {
   const { d, today, acquireLater, releaseLater } = ctx;
   const { db, pricing, supply, clock } = d;
-
-  const historyEntry = (h: HistoryRow): SubscriptionHistoryEntry => ({
-    _id: String(h.id),
-    number: `+${h.fullNumber}`,
-    type: h.type as SubscriptionHistoryEntry['type'],
-    date: h.createdAt.getTime(),
-    charge: fromMinor(h.charge),
-    historyId: String(h.id),
-    resDate: h.type === H.expired && h.resDate && !h.restored ? h.resDate : '',
-    planId: h.planId,
-  });
 
   /** Rents `n` to the account on `plan` in one transaction: number, charge, subscription, history entry. */
   async function rent(
@@ -283,14 +272,17 @@ export function createNumberLifecycle(ctx: NumbersContext) {
     /** getSubscriptionList: a page of a UTC month's history. */
     async historyPage(accountId: number, p: { date: string; pageNo: number; pageSize: number }) {
       const { from, to } = monthRange(p.date);
-      const { total, rows } = await subscriptionsRepo.historyPage(db.q, {
+      const { total, list } = await subscriptionsRepo.historyPage(db.q, {
         accountId,
         from,
         to,
         limit: p.pageSize,
         offset: (p.pageNo - 1) * p.pageSize,
       });
-      return { list: rows.map(historyEntry), totalRows: total };
+      return jsonObject<{ list: SubscriptionHistoryEntry[]; totalRows: number }>({
+        list,
+        totalRows: String(total),
+      });
     },
 
     /** The operator's reclaim: the number leaves its account now (history type 100, restorable). */
