@@ -24,7 +24,7 @@ import { callsRepo } from '../../repositories/calls';
 import { numbersRepo } from '../../repositories/numbers';
 import { subscriptionsRepo } from '../../repositories/subscriptions';
 import { mediaIdFromUrl, type MediaService } from '../media';
-import { monthRange } from '../../lib/calendar';
+import { monthRange } from '../../lib/dates';
 
 /**
  * getChatListByDate looks this far before `since`: a message committed just after an earlier list was

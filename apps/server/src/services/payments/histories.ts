@@ -7,7 +7,7 @@ import {
   type PaymentHistoryItem,
   type SmsRecord,
 } from '@numa/contract';
-import { monthRange } from '../../lib/calendar';
+import { monthRange } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import { jsonObject } from '../../lib/jsonText';
 import { historyRepo } from '../../repositories/payments';
