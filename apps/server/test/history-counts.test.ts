@@ -142,7 +142,7 @@ async function fill(a: number, b: number) {
   await history(b, '2026-04-16T00:00:00Z');
 }
 
-describe(`history counts (migration 170, ${testDbKind})`, () => {
+describe(`history counts (migrations 170 and 171, ${testDbKind})`, () => {
   it('backfills the counts of the rows already there', async () => {
     // the database as before migration 170, with rows in it
     for (const s of [
@@ -165,14 +165,14 @@ describe(`history counts (migration 170, ${testDbKind})`, () => {
       'DROP INDEX ledger_account_payments',
       'DROP INDEX messages_account_history',
       'CREATE INDEX ledger_account_time ON ledger (account_id, created_at DESC)',
-      'DELETE FROM schema_migrations WHERE version = 170',
+      'DELETE FROM schema_migrations WHERE version IN (170, 171)',
     ])
       await db.query(s);
     const a = await account('hc-a@example.com');
     const b = await account('hc-b@example.com');
     await fill(a, b);
 
-    expect(await migrate(db)).toEqual(['170_history_counts.sql']);
+    expect(await migrate(db)).toEqual(['170_history_counts.sql', '171_payment_counts_by_row.sql']);
     await expectCountsExact();
     // the page reads them
     expect(await total(a, 'payment', '2026-04-01T00:00:00Z')).toBe(3);
