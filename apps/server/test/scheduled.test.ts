@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { constants, endpoints, toMinor } from '@numa/contract';
 import { buildApp } from '../src/app';
 import { ManualClock } from '../src/lib/clock';
-import { dayMs } from '../src/lib/calendar';
+import { DAY_MS } from '../src/lib/dates';
 import { scheduledSmsId } from '../src/services/scheduled';
 import { startTestApp, testDbKind, testEnv, type TestApp } from './helpers';
 import { makeUser, money } from './chat-support';
@@ -285,7 +285,7 @@ describe(`scheduled messages (${testDbKind})`, () => {
     const cases: [Record<string, unknown>, number][] = [
       [{ text: 'x', sendAt: now - minute }, 400000],
       [{ text: 'x', sendAt: now + 10_000 }, 400000],
-      [{ text: 'x', sendAt: now + (constants.scheduled.maxAheadDays + 1) * dayMs }, 400000],
+      [{ text: 'x', sendAt: now + (constants.scheduled.maxAheadDays + 1) * DAY_MS }, 400000],
       [{ text: '', sendAt: now + 5 * minute }, 100001],
       [{ text: '   ', sendAt: now + 5 * minute }, 100001],
       [{ text: 'x'.repeat(constants.scheduled.textMax + 1), sendAt: now + 5 * minute }, 100001],
@@ -304,7 +304,7 @@ describe(`scheduled messages (${testDbKind})`, () => {
     }
     // the longest text and the farthest day pass
     expect(
-      (await schedule(a, { text: 'y'.repeat(constants.scheduled.textMax), sendAt: now + 365 * dayMs })).body
+      (await schedule(a, { text: 'y'.repeat(constants.scheduled.textMax), sendAt: now + 365 * DAY_MS })).body
         .retcode,
     ).toBe(0);
     for (const [path, body] of [
@@ -329,7 +329,7 @@ describe(`scheduled messages (${testDbKind})`, () => {
     await t.db.query(
       `INSERT INTO scheduled_messages (account_id, brand, own_full_number, other_full_number, text, send_at)
        SELECT $1, 'numa', $2, $3, 'n' || g, $4::timestamptz FROM generate_series(1, $5::int) g`,
-      [a.accountId, a.number, outside, new Date(clock.now() + dayMs), constants.scheduled.maxWaiting - 2],
+      [a.accountId, a.number, outside, new Date(clock.now() + DAY_MS), constants.scheduled.maxWaiting - 2],
     );
     const results = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>

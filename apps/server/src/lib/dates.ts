@@ -5,8 +5,11 @@
  * February, not 3 March.
  */
 
-/** A day in milliseconds. */
+/** A day in milliseconds (UTC days: no daylight saving in the server's arithmetic). */
 export const DAY_MS = 86_400_000;
+
+/** An hour in milliseconds. */
+export const HOUR_MS = 3_600_000;
 
 /** The UTC calendar day of an instant, `YYYY-MM-DD`. */
 export const isoDay = (d: Date | number): string => new Date(d).toISOString().slice(0, 10);

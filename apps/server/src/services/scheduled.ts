@@ -9,7 +9,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db';
 import type { Jobs } from '../jobs';
-import { dayMs } from '../lib/calendar';
+import { DAY_MS } from '../lib/dates';
 import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { idemKey } from '../lib/idem';
@@ -77,7 +77,7 @@ export function createScheduledService(deps: {
   function checkTime(sendAt: number) {
     const t = clock.now();
     if (sendAt < t + limits.minLeadMs) throw refuse('scheduledTooSoon', 'sendAt too soon');
-    if (sendAt > t + limits.maxAheadDays * dayMs)
+    if (sendAt > t + limits.maxAheadDays * DAY_MS)
       throw refuse('scheduledTooFar', 'sendAt too far ahead', { days: limits.maxAheadDays });
   }
 

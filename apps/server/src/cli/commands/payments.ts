@@ -2,7 +2,7 @@ import { fromMinor, toMinor, type Minor } from '@numa/contract';
 import type { OrderRow } from '../../repositories/payments';
 import type { ReturnRow } from '../../repositories/paymentReturns';
 import type { ReconcileItem } from '../../services/payments/reconcile';
-import { dayMs } from '../../lib/calendar';
+import { DAY_MS } from '../../lib/dates';
 import { CliError, type CliContext, type Command } from '../context';
 
 const orderArg = (s: string | undefined) => {
@@ -141,9 +141,9 @@ export const paymentCommands: Command[] = [
     options: { from: { type: 'string' }, to: { type: 'string' }, provider: { type: 'string' } },
     async run(ctx, _args, flags) {
       const from = dayFlag('from', flags.from);
-      const to = new Date(dayFlag('to', flags.to).getTime() + dayMs);
+      const to = new Date(dayFlag('to', flags.to).getTime() + DAY_MS);
       if (to <= from) throw new CliError('--to is before --from');
-      if (to.getTime() - from.getTime() > 366 * dayMs) throw new CliError('at most a year at a time');
+      if (to.getTime() - from.getTime() > 366 * DAY_MS) throw new CliError('at most a year at a time');
       const provider = typeof flags.provider === 'string' ? flags.provider : undefined;
       const reports = await ctx.payments.reconcile(from, to, provider);
       if (!reports.length) throw new CliError(`No payment provider ${provider} is configured.`);

@@ -24,7 +24,7 @@ import {
   type ProviderTransaction,
   type RefundResult,
 } from './port';
-import { dayMs } from '../../lib/calendar';
+import { DAY_MS } from '../../lib/dates';
 
 export interface PaypalConfig {
   clientId: string;
@@ -429,7 +429,7 @@ export class PaypalPayments implements PaymentProvider, ServesMethods {
    */
   async listTransactions(from: Date, to: Date): Promise<ProviderTransaction[]> {
     const out: ProviderTransaction[] = [];
-    const window = 31 * dayMs - 1000;
+    const window = 31 * DAY_MS - 1000;
     for (let start = from.getTime(); start < to.getTime(); start += window) {
       const end = Math.min(start + window, to.getTime());
       for (let page = 1; ; page++) {

@@ -1,5 +1,5 @@
 import { fromMinor, minor, type Minor } from '@numa/contract';
-import { dayMs, hourMs } from '../../lib/calendar';
+import { DAY_MS, HOUR_MS } from '../../lib/dates';
 import { paymentsRepo } from '../../repositories/payments';
 import type { PaymentOutcome, PaymentProvider } from '../../providers/payments/port';
 import type { PaymentContext } from './context';
@@ -16,7 +16,7 @@ declare module '../../jobs/types' {
  * The daily reconciliation runs at 04:00 UTC for the day before: late notifications have come in by
  * then, and PayPal's transaction search lists a transaction up to three hours after it happened.
  */
-const reconcileOffsetMs = 4 * hourMs;
+const reconcileOffsetMs = 4 * HOUR_MS;
 
 /** The operator's tools: the list of orders, one order's story, a re-query, a refund, and reconciliation (also daily). */
 export function createPaymentOperator(
@@ -38,8 +38,8 @@ export function createPaymentOperator(
     'payments.reconcile',
     async (_p, ctx) => {
       const now = ctx.now();
-      const to = new Date(now - ((now - reconcileOffsetMs) % dayMs) - reconcileOffsetMs);
-      const from = new Date(to.getTime() - dayMs);
+      const to = new Date(now - ((now - reconcileOffsetMs) % DAY_MS) - reconcileOffsetMs);
+      const from = new Date(to.getTime() - DAY_MS);
       // each provider on its own: one that cannot be read does not hide the others' differences
       const unread: string[] = [];
       for (const p of all) {
@@ -68,7 +68,7 @@ export function createPaymentOperator(
     },
     { maxAttempts: 5, timeoutMs: 15 * 60_000 },
   );
-  jobs.schedule('payments.reconcile', { everyMs: dayMs, offsetMs: reconcileOffsetMs }, {});
+  jobs.schedule('payments.reconcile', { everyMs: DAY_MS, offsetMs: reconcileOffsetMs }, {});
 
   return {
     /** The operator's list, each order with its refunds and disputes. */

@@ -15,7 +15,7 @@ import {
   type PaymentMethods,
   type PaymentStatus,
 } from '@numa/contract';
-import { dayMs } from '../../lib/calendar';
+import { DAY_MS } from '../../lib/dates';
 import { ApiError } from '../../lib/errors';
 import { accountsRepo } from '../../repositories/accounts';
 import { paymentsRepo } from '../../repositories/payments';
@@ -177,7 +177,7 @@ export function createPaymentOrders(ctx: PaymentContext) {
           rateTime: now,
         };
       }
-      const dayStart = new Date(now - (now % dayMs));
+      const dayStart = new Date(now - (now % DAY_MS));
       const order = await db.tx(async (tx) => {
         if (!(await paymentsRepo.lockAccount(tx, accountId))) throw new ApiError(100012);
         if ((await paymentsRepo.countSince(tx, accountId, dayStart)) >= options.dailyAttempts)
