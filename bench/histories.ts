@@ -30,8 +30,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { BillOptions, constants } from '@numa/contract';
-import type { CompiledQuery, KyselyPlugin } from 'kysely';
+import { constants } from '@numa/contract';
+import type { CompiledQuery } from 'kysely';
 import { buildApp } from '../apps/server/src/app';
 import type { Database, Q } from '../apps/server/src/db';
 import { raw } from '../apps/server/src/db/raw';
@@ -116,26 +116,24 @@ async function seedLedger(
 
 /**
  * The statement a repository's read runs (its first), as the database gets it: text and parameters,
- * captured through a Kysely plugin and compiled by the same executor, so the bare run is that text.
+ * taken where every statement passes (the executor's `executeQuery`, given the compiled query whether
+ * the read built it now or keeps it compiled, db/prepared.ts), so the bare run is that text.
  */
 async function statementOf(q: Q, read: (q: Q) => Promise<unknown>): Promise<CompiledQuery> {
-  // a statement's parts (a sql`` template's query builders) pass here too: the one run is the one
-  // whose result comes back
-  const seen = new Map<unknown, CompiledQuery>();
-  let run: CompiledQuery | undefined;
-  const capture: KyselyPlugin = {
-    transformQuery(args) {
-      seen.set(args.queryId, q.getExecutor().compileQuery(args.node, args.queryId));
-      return args.node;
-    },
-    transformResult: async (args) => {
-      run ??= seen.get(args.queryId);
-      return args.result;
-    },
+  const executor = q.getExecutor();
+  const run = executor.executeQuery.bind(executor);
+  let first: CompiledQuery | undefined;
+  executor.executeQuery = <R>(compiled: CompiledQuery<R>) => {
+    first ??= compiled as CompiledQuery;
+    return run(compiled);
   };
-  await read(q.withPlugin(capture));
-  if (!run) throw new Error('the read ran no statement');
-  return run;
+  try {
+    await read(q);
+  } finally {
+    executor.executeQuery = run;
+  }
+  if (!first) throw new Error('the read ran no statement');
+  return first;
 }
 
 const spread = (n: number, from: number, to: number) => [from, (to - from) / (n + 1)] as const;
@@ -160,7 +158,6 @@ const histories: History[] = [
         to: new Date(TO),
         before: null,
         pageSize: constants.pageSize.bill,
-        optionKeys: Object.keys(BillOptions.shape),
       }),
   },
   {

@@ -333,7 +333,25 @@ describe(`verification codes (${testDbKind})`, () => {
     expect(sub.body.retcode).toBe(0);
     expect(await balanceOf(a.id)).toBe(0.9);
     const history = await a.c.get('/web/getSubCodeNumberList', { ym, pageSize: 200 });
-    expect(history.body.data.list).toMatchObject([{ type: 1, charge: -2, number: `+${number}` }]);
+    expect(history.body.data.list).toMatchObject([
+      {
+        type: 1,
+        charge: -2,
+        number: `+${number}`,
+        name: 'OpenAI',
+        resDate: '',
+        nextPaymentDate: expect.any(String),
+      },
+    ]);
+    expect(history.body.data.nextPage).toBeNull();
+    // the app is named in the request's language
+    await t.db.query(`UPDATE code_apps SET name_zh = 'OpenAI 中文' WHERE app = 'openai'`);
+    try {
+      const zh = await a.c.get('/web/getSubCodeNumberList', { ym, pageSize: 200, languagecode: 'zh_cn' });
+      expect(zh.body.data.list[0].name).toBe('OpenAI 中文');
+    } finally {
+      await t.db.query(`UPDATE code_apps SET name_zh = 'OpenAI' WHERE app = 'openai'`);
+    }
 
     // a month on: two servers drain the renewal at once; one charge. The balance (0.9) is short: it lapses.
     const second = await buildApp({ env: testEnv(), db: t.db, clock, jobs: { pollMs: 60_000 } });

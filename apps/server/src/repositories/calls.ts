@@ -1,7 +1,7 @@
 import { constants, type Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
-import { historyCountsRepo } from './historyCounts';
+import { monthPage, type MonthPageValues } from './historyCounts';
 import { epochMsSql, moneySql } from './jsonPage';
 
 export interface CallRow {
@@ -76,42 +76,8 @@ export const callsRepo = {
    * A page of the account's calls in [from, to), newest first, as the contract's CallRecord[] in JSON
    * text (`list`), with the month's total (kept per month by the table's triggers, migration 170).
    */
-  page(q: Q, p: { accountId: number; from: Date; to: Date; limit: number; offset: number }) {
-    // the tariff's line name (constants.tariffIds: name → id; the first name of an id)
-    const line = sql.join(
-      Object.entries(constants.tariffIds).map(([name, id]) => sql`WHEN ${sql.lit(id)} THEN ${sql.lit(name)}`),
-      sql` `,
-    );
-    return historyCountsRepo.page(
-      q,
-      p.accountId,
-      'call',
-      p.from,
-      q
-        .selectFrom('call_records')
-        .select([
-          sql<string>`id::text`.as('_id'),
-          'direction',
-          'to_number as toNumber',
-          'from_number as fromNumber',
-          'to_number as destNum',
-          'from_number as srcNum',
-          'duration',
-          'billing_duration as billingDuration',
-          sql<string>`CASE tariff_id ${line} ELSE '' END`.as('line'),
-          'tariff_id as tariffId',
-          moneySql(sql.ref('charge')).as('charge'),
-          epochMsSql(sql.ref('created_at')).as('date'),
-          'type',
-        ])
-        .where('account_id', '=', p.accountId)
-        .where('created_at', '>=', p.from)
-        .where('created_at', '<', p.to)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.limit)
-        .offset(p.offset),
-    );
+  page(q: Q, p: MonthPageValues) {
+    return callPage(q, p);
   },
 
   /**
@@ -143,3 +109,35 @@ export const callsRepo = {
       .execute();
   },
 };
+
+const callPage = monthPage('call', (q, p) => {
+  // the tariff's line name (constants.tariffIds: name → id; the first name of an id)
+  const line = sql.join(
+    Object.entries(constants.tariffIds).map(([name, id]) => sql`WHEN ${sql.lit(id)} THEN ${sql.lit(name)}`),
+    sql` `,
+  );
+  return q
+    .selectFrom('call_records')
+    .select([
+      sql<string>`id::text`.as('_id'),
+      'direction',
+      'to_number as toNumber',
+      'from_number as fromNumber',
+      'to_number as destNum',
+      'from_number as srcNum',
+      'duration',
+      'billing_duration as billingDuration',
+      sql<string>`CASE tariff_id ${line} ELSE '' END`.as('line'),
+      'tariff_id as tariffId',
+      moneySql(sql.ref('charge')).as('charge'),
+      epochMsSql(sql.ref('created_at')).as('date'),
+      'type',
+    ])
+    .where('account_id', '=', p.accountId)
+    .where('created_at', '>=', p.from)
+    .where('created_at', '<', p.to)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset);
+});

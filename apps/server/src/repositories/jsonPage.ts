@@ -1,6 +1,7 @@
 import { sql, type Expression } from 'kysely';
 import { minorPerUnit } from '@numa/contract';
 import type { Q } from '../db';
+import { prepared } from '../db/prepared';
 
 /**
  * `rows` (a page's select, ordered and limited, its columns named as the contract's fields, among them
@@ -23,24 +24,45 @@ export const moneySql = (minorUnits: Expression<unknown>) =>
 export const epochMsSql = (at: Expression<unknown>) =>
   sql<number>`floor(extract(epoch FROM ${at}) * 1000)::bigint`;
 
+/** The values of a page read by its cursor: the account, its month [from, to), the cursor and the page's size. */
+export type CursorPageValues = {
+  accountId: number;
+  from: Date;
+  to: Date;
+  /** the id of the previous page's last row; null: from the newest */
+  before: number | null;
+  pageSize: number;
+};
+
 /**
- * A page read by its cursor, serialized by the database: `rows` is the page's select as for `jsonPage`,
- * limited to `pageSize + 1` rows so that the one past the page tells whether another page follows.
- * Gives the page's rows (at most `pageSize`) as JSON text and, when another page follows, the `_id` of
- * the page's last (oldest) row, which the next page starts after; else null.
+ * Pages read by their cursor, serialized by the database, each statement built and compiled once
+ * (db/prepared.ts): one from the newest, one after a cursor. `rows(q, p, after)` is the page's select
+ * as for `jsonPage`, limited to `p.limit` (the page plus one row, which tells whether another page
+ * follows), and after `p.before` when `after`; it gets stand-ins for the values and must not branch on
+ * them. A page gives its rows (at most `pageSize`) as JSON text and, when another page follows, the
+ * `_id` of its last (oldest) row, which the next page starts after; else null.
  */
-export async function cursorPage(
-  q: Q,
-  rows: Expression<unknown>,
-  pageSize: number,
-): Promise<{ list: string; nextPage: string | null }> {
-  const {
-    rows: [row],
-  } = await sql<{ list: string; nextPage: string | null }>`
-    SELECT coalesce(json_agg(x.r ORDER BY x.n) FILTER (WHERE x.n <= ${pageSize})::text, '[]') AS list,
-           CASE WHEN count(*) > ${pageSize}
-                THEN (array_agg((x.r)._id ORDER BY x.n DESC) FILTER (WHERE x.n <= ${pageSize}))[1] END AS "nextPage"
-      FROM (SELECT r, row_number() OVER (ORDER BY r.date DESC, r._id::bigint DESC) AS n FROM ${rows} r) x
-  `.execute(q);
-  return { list: row!.list, nextPage: row!.nextPage };
+export function cursorPages<P extends CursorPageValues>(
+  rows: (q: Q, p: P & { limit: number }, after: boolean) => Expression<unknown>,
+) {
+  const shape = (after: boolean) =>
+    prepared((q, p: Record<string, unknown>) => {
+      const v = p as P & { limit: number };
+      return sql<{ list: string; nextPage: string | null }>`
+        SELECT coalesce(json_agg(x.r ORDER BY x.n) FILTER (WHERE x.n <= ${v.pageSize})::text, '[]') AS list,
+               CASE WHEN count(*) > ${v.pageSize}
+                    THEN (array_agg((x.r)._id ORDER BY x.n DESC) FILTER (WHERE x.n <= ${v.pageSize}))[1]
+               END AS "nextPage"
+          FROM (SELECT r, row_number() OVER (ORDER BY r.date DESC, r._id::bigint DESC) AS n
+                  FROM ${rows(q, v, after)} r) x`;
+    });
+  const newest = shape(false);
+  const following = shape(true);
+  return async (q: Q, values: P): Promise<{ list: string; nextPage: string | null }> => {
+    const [row] = await (values.before === null ? newest : following)(q, {
+      ...values,
+      limit: values.pageSize + 1,
+    });
+    return { list: row!.list, nextPage: row!.nextPage };
+  };
 }

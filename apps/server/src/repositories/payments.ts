@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import { constants, type Minor } from '@numa/contract';
+import { BillOptions, constants, type Minor } from '@numa/contract';
 import type { Q, Tx } from '../db';
-import { historyCountsRepo } from './historyCounts';
-import { cursorPage, epochMsSql, moneySql } from './jsonPage';
+import { monthPage } from './historyCounts';
+import { cursorPages, epochMsSql, moneySql, type CursorPageValues } from './jsonPage';
 
 export type OrderStatus = 'pending' | 'paid' | 'failed' | 'cancelled' | 'expired';
 
@@ -334,6 +334,46 @@ export const historyRepo = {
    * and `dispute` (its latest dispute: open, won or lost), each only when there is one.
    */
   payments(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
+    return paymentPage(q, { accountId, from, to, limit, offset });
+  },
+
+  /** The month's bills, newest first, after the cursor (the id of the previous page's last bill). */
+  bills(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null, limit: number) {
+    return billRows(q, accountId, from, to, beforeId)
+      .select([
+        'id',
+        'type',
+        'charge',
+        'before_balance as beforeBalance',
+        'after_balance as afterBalance',
+        'options',
+        'created_at as createdAt',
+      ])
+      .limit(limit)
+      .execute();
+  },
+
+  /**
+   * A page of the month's bills after the cursor, as the contract's BillItem[] in JSON text (`list`),
+   * and the next page's cursor when another page follows. A bill's options keep only the contract's
+   * keys (`BillOptions`; other areas keep more there for themselves).
+   */
+  billPage(q: Q, p: CursorPageValues) {
+    return billPages(q, p);
+  },
+
+  /**
+   * A page of the month's SMS and MMS (not deleted), newest first, as the contract's SmsRecord[] in
+   * JSON text (`list`), with the month's total.
+   */
+  messages(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
+    return smsPage(q, { accountId, from, to, limit, offset });
+  },
+};
+
+const paymentPage = monthPage(
+  'payment',
+  (q, p) => {
     const t = constants.billTypes;
     const recharge = sql.lit(t.recharge);
     const page = q
@@ -348,18 +388,20 @@ export const historyRepo = {
         sql<number | null>`CASE WHEN type = ${recharge} AND options->>'orderId' ~ '^[0-9]{1,15}$'
                                 THEN (options->>'orderId')::bigint END`.as('order_id'),
       ])
-      .where('account_id', '=', accountId)
-      .where('type', 'in', paymentHistoryTypes)
-      .where('charge', '>', 0 as Minor)
-      .where('created_at', '>=', from)
-      .where('created_at', '<', to)
+      .where('account_id', '=', p.accountId)
+      // literals, not parameters: the partial index of the payment history (these types, credits
+      // only; migration 170) stays usable by the statement's generic plan
+      .where(sql<boolean>`type IN (${sql.join(paymentHistoryTypes.map((t) => sql.lit(t)))})`)
+      .where('charge', '>', sql.lit(0 as Minor))
+      .where('created_at', '>=', p.from)
+      .where('created_at', '<', p.to)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset);
+      .limit(p.limit)
+      .offset(p.offset);
     const methods = sql.join(constants.purchaseMethods.map((m) => sql.lit(m)));
     // the refunds and disputes of the page's top-ups only (after the page's limit), joined by order
-    const rows = sql`(
+    return sql`(
       WITH l AS (${page}),
       back AS (
         SELECT order_id,
@@ -384,96 +426,56 @@ export const historyRepo = {
                   ELSE 'open' END AS dispute
         FROM l LEFT JOIN back ON back.order_id = l.order_id
     )`;
-    return historyCountsRepo.page(q, accountId, 'payment', from, rows, { stripNulls: true });
   },
+  { stripNulls: true },
+);
 
-  /** The month's bills, newest first, after the cursor (the id of the previous page's last bill). */
-  bills(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null, limit: number) {
-    return billRows(q, accountId, from, to, beforeId)
+const smsPage = monthPage('sms', (q, p) => {
+  const out = sql<boolean>`direction = 'out'`;
+  return (
+    q
+      .selectFrom('messages')
       .select([
-        'id',
+        sql<string>`id::text`.as('_id'),
+        'direction',
+        sql<string>`CASE WHEN ${out} THEN other_full_number ELSE own_full_number END`.as('toNumber'),
+        sql<string>`CASE WHEN ${out} THEN own_full_number ELSE other_full_number END`.as('fromNumber'),
+        'date',
+        moneySql(sql.ref('charge')).as('charge'),
         'type',
-        'charge',
-        'before_balance as beforeBalance',
-        'after_balance as afterBalance',
-        'options',
-        'created_at as createdAt',
+        'text',
       ])
-      .limit(limit)
-      .execute();
-  },
+      .where('account_id', '=', p.accountId)
+      // a literal, not a parameter: the partial index of the SMS history (NOT deleted, migration 170)
+      // stays usable by the statement's generic plan
+      .where('deleted', '=', sql.lit(false))
+      .where('date', '>=', p.fromMs)
+      .where('date', '<', p.toMs)
+      .orderBy('date', 'desc')
+      .orderBy('id', 'desc')
+      .limit(p.limit)
+      .offset(p.offset)
+  );
+});
 
-  /**
-   * A page of the month's bills after the cursor, as the contract's BillItem[] in JSON text (`list`),
-   * and the next page's cursor when another page follows. A bill's options keep only `optionKeys`
-   * (what the contract shows; other areas keep more there for themselves).
-   */
-  billPage(
-    q: Q,
-    p: {
-      accountId: number;
-      from: Date;
-      to: Date;
-      before: number | null;
-      pageSize: number;
-      optionKeys: string[];
-    },
-  ) {
-    const keys = sql.join(p.optionKeys.map((k) => sql.lit(k)));
-    return cursorPage(
-      q,
-      billRows(q, p.accountId, p.from, p.to, p.before)
-        .select([
-          sql<string>`id::text`.as('_id'),
-          'type',
-          moneySql(sql.ref('charge')).as('charge'),
-          moneySql(sql.ref('before_balance')).as('beforeBalance'),
-          moneySql(sql.ref('after_balance')).as('afterBalance'),
-          epochMsSql(sql.ref('created_at')).as('date'),
-          sql<Record<string, unknown>>`(SELECT coalesce(jsonb_object_agg(o.key, o.value), '{}')
-                                          FROM jsonb_each(coalesce(options, '{}')) o WHERE o.key IN (${keys}))`.as(
-            'options',
-          ),
-        ])
-        .limit(p.pageSize + 1),
-      p.pageSize,
-    );
-  },
-
-  /**
-   * A page of the month's SMS and MMS (not deleted), newest first, as the contract's SmsRecord[] in
-   * JSON text (`list`), with the month's total.
-   */
-  messages(q: Q, accountId: number, from: Date, to: Date, limit: number, offset: number) {
-    const out = sql<boolean>`direction = 'out'`;
-    return historyCountsRepo.page(
-      q,
-      accountId,
-      'sms',
-      from,
-      q
-        .selectFrom('messages')
-        .select([
-          sql<string>`id::text`.as('_id'),
-          'direction',
-          sql<string>`CASE WHEN ${out} THEN other_full_number ELSE own_full_number END`.as('toNumber'),
-          sql<string>`CASE WHEN ${out} THEN own_full_number ELSE other_full_number END`.as('fromNumber'),
-          'date',
-          moneySql(sql.ref('charge')).as('charge'),
-          'type',
-          'text',
-        ])
-        .where('account_id', '=', accountId)
-        .where('deleted', '=', false)
-        .where('date', '>=', from.getTime())
-        .where('date', '<', to.getTime())
-        .orderBy('date', 'desc')
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .offset(offset),
-    );
-  },
-};
+/** The contract's bill options (BillOptions): the keys a bill shows, read from its schema. */
+const billOptionKeys = sql.join(Object.keys(BillOptions.shape).map((k) => sql.lit(k)));
+const billPages = cursorPages<CursorPageValues>((q, p, after) =>
+  billRows(q, p.accountId, p.from, p.to, after ? p.before : null)
+    .select([
+      sql<string>`id::text`.as('_id'),
+      'type',
+      moneySql(sql.ref('charge')).as('charge'),
+      moneySql(sql.ref('before_balance')).as('beforeBalance'),
+      moneySql(sql.ref('after_balance')).as('afterBalance'),
+      epochMsSql(sql.ref('created_at')).as('date'),
+      sql<Record<string, unknown>>`(SELECT coalesce(jsonb_object_agg(o.key, o.value), '{}')
+                                      FROM jsonb_each(coalesce(options, '{}')) o WHERE o.key IN (${billOptionKeys}))`.as(
+        'options',
+      ),
+    ])
+    .limit(p.limit),
+);
 
 /** The month's bills of an account, newest first, after the cursor's bill (none: from the newest). */
 function billRows(q: Q, accountId: number, from: Date, to: Date, beforeId: number | null) {

@@ -1,7 +1,7 @@
 import type { Lang, Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
-import { cursorPage, epochMsSql, moneySql } from './jsonPage';
+import { cursorPages, epochMsSql, moneySql, type CursorPageValues } from './jsonPage';
 
 export type RentalKind = 'number' | 'code_number';
 
@@ -153,52 +153,50 @@ export const rentalsRepo = {
    * with the next page's cursor when another page follows. An app is named in `lang` (its code when
    * the catalogue no longer offers it).
    */
-  codeNumberPage(
-    q: Q,
-    p: { accountId: number; from: Date; to: Date; before: number | null; pageSize: number; lang: Lang },
-  ) {
-    const day = (at: string) =>
-      sql<string>`coalesce(to_char(${sql.ref(at)} AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '')`;
-    const name = p.lang === 'zh' ? sql.ref('a.name_zh') : sql.ref('a.name_en');
-    return cursorPage(
-      q,
-      q
-        .selectFrom('rental_history')
-        .select([
-          sql<string>`id::text`.as('_id'),
-          sql<string>`'+' || full_number`.as('number'),
-          sql<string>`coalesce((SELECT ${name} FROM code_apps a WHERE a.app = rental_history.app AND a.enabled),
-                               app, '')`.as('name'),
-          'type',
-          epochMsSql(sql.ref('created_at')).as('date'),
-          // signed as its bill: a month kept is a negative amount
-          moneySql(sql.ref('charge')).as('charge'),
-          sql<string>`id::text`.as('historyId'),
-          day('res_at').as('resDate'),
-          day('next_payment_at').as('nextPaymentDate'),
-        ])
-        .where('account_id', '=', p.accountId)
-        .where('kind', '=', 'code_number')
-        .where('created_at', '>=', p.from)
-        .where('created_at', '<', p.to)
-        .$if(p.before !== null, (b) =>
-          b.where(({ eb, refTuple, selectFrom }) =>
-            eb(
-              refTuple('created_at', 'id'),
-              '<',
-              selectFrom('rental_history as c')
-                .select(['c.created_at', 'c.id'])
-                .where('c.id', '=', p.before!)
-                .where('c.account_id', '=', p.accountId)
-                .where('c.kind', '=', 'code_number')
-                .$asTuple('created_at', 'id'),
-            ),
-          ),
-        )
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.pageSize + 1),
-      p.pageSize,
-    );
+  codeNumberPage(q: Q, p: CursorPageValues & { lang: Lang }) {
+    return codeNumberPages(q, p);
   },
 };
+
+const day = (at: string) =>
+  sql<string>`coalesce(to_char(${sql.ref(at)} AT TIME ZONE 'UTC', 'YYYY-MM-DD'), '')`;
+const codeNumberPages = cursorPages<CursorPageValues & { lang: Lang }>((q, p, after) =>
+  q
+    .selectFrom('rental_history')
+    .select([
+      sql<string>`id::text`.as('_id'),
+      sql<string>`'+' || full_number`.as('number'),
+      sql<string>`coalesce((SELECT CASE WHEN ${p.lang} = 'zh' THEN a.name_zh ELSE a.name_en END
+                              FROM code_apps a WHERE a.app = rental_history.app AND a.enabled), app, '')`.as(
+        'name',
+      ),
+      'type',
+      epochMsSql(sql.ref('created_at')).as('date'),
+      // signed as its bill: a month kept is a negative amount
+      moneySql(sql.ref('charge')).as('charge'),
+      sql<string>`id::text`.as('historyId'),
+      day('res_at').as('resDate'),
+      day('next_payment_at').as('nextPaymentDate'),
+    ])
+    .where('account_id', '=', p.accountId)
+    .where('kind', '=', 'code_number')
+    .where('created_at', '>=', p.from)
+    .where('created_at', '<', p.to)
+    .$if(after, (b) =>
+      b.where(({ eb, refTuple, selectFrom }) =>
+        eb(
+          refTuple('created_at', 'id'),
+          '<',
+          selectFrom('rental_history as c')
+            .select(['c.created_at', 'c.id'])
+            .where('c.id', '=', p.before!)
+            .where('c.account_id', '=', p.accountId)
+            .where('c.kind', '=', 'code_number')
+            .$asTuple('created_at', 'id'),
+        ),
+      ),
+    )
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit),
+);

@@ -1,7 +1,7 @@
 import { constants, type Minor } from '@numa/contract';
 import { sql } from 'kysely';
 import type { Q, Tx } from '../db';
-import { historyCountsRepo } from './historyCounts';
+import { monthPage, type MonthPageValues } from './historyCounts';
 import { epochMsSql, moneySql } from './jsonPage';
 import { startOfIso } from '../lib/dates';
 import { rateSubquery } from './rates';
@@ -245,36 +245,8 @@ export const subscriptionsRepo = {
    * table's triggers, migration 170). `resDate` is the day a reclaimed number can be restored until,
    * while it can be.
    */
-  historyPage(q: Q, p: { accountId: number; from: Date; to: Date; limit: number; offset: number }) {
-    return historyCountsRepo.page(
-      q,
-      p.accountId,
-      'number',
-      p.from,
-      q
-        .selectFrom('rental_history')
-        .select([
-          sql<string>`id::text`.as('_id'),
-          sql<string>`'+' || full_number`.as('number'),
-          'type',
-          epochMsSql(sql.ref('created_at')).as('date'),
-          moneySql(sql.ref('charge')).as('charge'),
-          sql<string>`id::text`.as('historyId'),
-          sql<string>`CASE WHEN type = ${sql.lit(constants.rentals.historyTypes.expired)} AND res_at IS NOT NULL
-                            AND NOT restored THEN to_char(res_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') ELSE '' END`.as(
-            'resDate',
-          ),
-          'plan_id as planId',
-        ])
-        .where('account_id', '=', p.accountId)
-        .where('kind', '=', 'number')
-        .where('created_at', '>=', p.from)
-        .where('created_at', '<', p.to)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(p.limit)
-        .offset(p.offset),
-    );
+  historyPage(q: Q, p: MonthPageValues) {
+    return numberHistoryPage(q, p);
   },
 
   /** One of the account's subscriptions by its full number (null: not the account's). */
@@ -381,3 +353,29 @@ export const subscriptionsRepo = {
     return subQuery(q).where('s.account_id', '=', accountId).orderBy('s.number_id').execute();
   },
 };
+
+const numberHistoryPage = monthPage('number', (q, p) =>
+  q
+    .selectFrom('rental_history')
+    .select([
+      sql<string>`id::text`.as('_id'),
+      sql<string>`'+' || full_number`.as('number'),
+      'type',
+      epochMsSql(sql.ref('created_at')).as('date'),
+      moneySql(sql.ref('charge')).as('charge'),
+      sql<string>`id::text`.as('historyId'),
+      sql<string>`CASE WHEN type = ${sql.lit(constants.rentals.historyTypes.expired)} AND res_at IS NOT NULL
+                        AND NOT restored THEN to_char(res_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') ELSE '' END`.as(
+        'resDate',
+      ),
+      'plan_id as planId',
+    ])
+    .where('account_id', '=', p.accountId)
+    .where('kind', '=', 'number')
+    .where('created_at', '>=', p.from)
+    .where('created_at', '<', p.to)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);

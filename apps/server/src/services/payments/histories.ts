@@ -1,5 +1,4 @@
 import {
-  BillOptions,
   billTypeLabel,
   fromMinor,
   type BillItem,
@@ -40,7 +39,7 @@ export function createPaymentHistories(ctx: PaymentContext) {
       const { from, to } = monthRange(ym);
       const before = nextPage && /^\d{1,18}$/.test(nextPage) ? Number(nextPage) : null;
       if (nextPage && before === null) throw new ApiError(100001, null, 'nextPage');
-      const page = await historyRepo.billPage(db.q, { accountId, from, to, before, pageSize, optionKeys });
+      const page = await historyRepo.billPage(db.q, { accountId, from, to, before, pageSize });
       return jsonObject<{ list: BillItem[]; nextPage: string | null }>({
         list: page.list,
         nextPage: JSON.stringify(page.nextPage),
@@ -92,8 +91,5 @@ export function createPaymentHistories(ctx: PaymentContext) {
     },
   };
 }
-
-/** The contract's bill options (BillOptions): the keys a bill shows, read from its schema rather than copied here. */
-const optionKeys = Object.keys(BillOptions.shape);
 
 const csvCell = (s: string) => `"${s.replace(/"/g, '""')}"`;
