@@ -58,8 +58,16 @@ afterAll(() => {
   for (const s of sockets) s.close();
 });
 
-/** An account with a session (token), a number and a balance, made directly in the database. */
-async function account(db: Database, email: string, number: string, balance = 0) {
+/**
+ * An account with a session (token), a number and a balance, made directly in the database. Its
+ * e-mail and number are new at every call, so that a test CI runs again (vitest's retry) finds none
+ * of them taken by its first try.
+ */
+let made = 0;
+async function account(db: Database, label: string, balance = 0) {
+  const n = made++;
+  const email = `${label}-${n}@example.com`;
+  const number = `+1415555${String(700 + n).padStart(4, '0')}`;
   return db.tx(async (q) => {
     const [{ id }] = (await rawQuery<{ id: number }>(
       q,
@@ -99,8 +107,8 @@ describe.runIf(redisUp)('two servers in one process on one database, joined by R
   });
 
   it("a message sent through one server reaches the other account's socket, and the sender's other tab, on the other", async () => {
-    const a = await account(db, 'scale-a@example.com', '+14155550701', 1);
-    const b = await account(db, 'scale-b@example.com', '+14155550702');
+    const a = await account(db, 'scale-a', 1);
+    const b = await account(db, 'scale-b');
     const sa = await open(urls[0]!, a.token);
     const saOther = await open(urls[1]!, a.token);
     const sb = await open(urls[1]!, b.token);
@@ -117,7 +125,7 @@ describe.runIf(redisUp)('two servers in one process on one database, joined by R
   });
 
   it('ending a session on one server kicks its sockets on the other', async () => {
-    const a = await account(db, 'scale-c@example.com', '+14155550711');
+    const a = await account(db, 'scale-c');
     const s = await open(urls[1]!, a.token);
     const kicked = new Promise<unknown>((resolve) => s.on('kicked', resolve));
     // a new sign-in, handled by the first server
@@ -192,8 +200,8 @@ describe.runIf(redisUp && !!pgUrl)('two server processes on PostgreSQL and Redis
 
   it("a message sent by a client of one process reaches the other account's client on the other", async () => {
     expect(urls[0]).not.toBe(urls[1]);
-    const a = await account(db, 'proc-a@example.com', '+14155550721', 1);
-    const b = await account(db, 'proc-b@example.com', '+14155550722', 1);
+    const a = await account(db, 'proc-a', 1);
+    const b = await account(db, 'proc-b', 1);
     const sa = await open(urls[0]!, a.token);
     const sb = await open(urls[1]!, b.token);
     const [ia, ib] = [inbox(sa), inbox(sb)];
