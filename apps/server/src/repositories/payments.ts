@@ -239,7 +239,8 @@ export const paymentsRepo = {
     const rows = await q
       .updateTable('payment_orders')
       .set({ status: 'expired', closed_at: now })
-      .where('status', '=', 'pending')
+      // a literal: the partial index of pending orders by expiry stays usable by the generic plan
+      .where('status', '=', sql.lit('pending'))
       .where('expires_at', '<=', now)
       .returning('id')
       .execute();

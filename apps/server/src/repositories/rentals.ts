@@ -149,7 +149,7 @@ export const rentalsRepo = {
   /**
    * A page of the account's verification-number history in [from, to), newest first (created_at, then
    * id: the order of rental_history_account), after the cursor (the id of the previous page's last
-   * entry; an id not of this account's: nothing), as the contract's SubCodeNumberItem[] in JSON text,
+   * entry; an id not of this account's: nothing), as the contract's VerificationHistoryEntry[] in JSON text,
    * with the next page's cursor when another page follows. An app is named in `lang` (its code when
    * the catalogue no longer offers it).
    */
