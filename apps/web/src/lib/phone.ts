@@ -3,12 +3,24 @@ import { parsePhone } from '@numa/contract';
 /* Phone numbers as every area shows them (the chats, contacts, numbers, histories and profile). The
  * metadata is the contract's (phone.ts), the same the server reads numbers with. */
 
-/** "+1 415 555 0100" for a full number; a sender id or short code (up to 8 digits) as it is. */
+const fullCache = new Map<string, string>();
+/**
+ * "+1 415 555 0100" for a full number; a sender id or short code (up to 8 digits) as it is. Kept once
+ * worked out: a chat row, a bubble's header and a notification format the same few numbers again on
+ * every message, and libphonenumber's parse and format is most of a chat row's render.
+ */
 export function formatFullNumber(full: string): string {
-  if (!/^\d{5,16}$/.test(full)) return full;
-  const parsed = parsePhone(full);
-  if (parsed?.isValid()) return parsed.formatInternational();
-  return full.length <= 8 ? full : `+${full}`;
+  const hit = fullCache.get(full);
+  if (hit !== undefined) return hit;
+  let text = full;
+  if (/^\d{5,16}$/.test(full)) {
+    const parsed = parsePhone(full);
+    if (parsed?.isValid()) text = parsed.formatInternational();
+    else if (full.length > 8) text = `+${full}`;
+  }
+  if (fullCache.size > 50_000) fullCache.clear();
+  fullCache.set(full, text);
+  return text;
 }
 
 const formatCache = new Map<string, string>();

@@ -32,12 +32,17 @@ export function playChime() {
   }
 }
 
+let asked = false;
+
 /**
  * Asks for the permission to show desktop notifications. Decided: asked the first time the user sends
- * a message (a gesture, and a moment the user sees why), never on page load.
+ * a message (a gesture, and a moment the user sees why), never on page load, and once per page: a
+ * prompt the user closed without answering is not put up again with every send (browsers block a
+ * site's prompts after a few dismissals), and the ask is not on the path of the next text.
  */
 export function askNotificationPermission() {
-  if (typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  if (asked || typeof Notification === 'undefined' || Notification.permission !== 'default') return;
+  asked = true;
   void Notification.requestPermission().catch(() => {});
 }
 

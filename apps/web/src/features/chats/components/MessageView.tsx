@@ -108,14 +108,15 @@ export function MessageView({
       service.nearBottom = true;
       setShowJump(false);
     }
-    if (before.count === 0 || ownSend) {
+    if (before.count === 0) {
       toBottom();
       return;
     }
     if (appended && stick.current) {
-      // a message came in at the bottom the view was at: one move, not the virtualiser's settling
-      // loop (it read the pane's size again in each step, on the path of every incoming text); the
-      // rows' resize observer keeps the bottom if the new row then grows (a picture)
+      // a message came in (or this tab sent one) at the bottom the view was at, or is brought to:
+      // one move, not the virtualiser's settling loop (it read the pane's size again in each step, on
+      // the path of every text); the list's height and the rows' resize observer keep the bottom as
+      // the new row is measured or grows (a picture)
       const el = scrollRef.current;
       if (el) el.scrollTop = el.scrollHeight;
       return;

@@ -34,6 +34,12 @@ const notify = vi.hoisted(() => ({
   askNotificationPermission: vi.fn(),
 }));
 vi.mock('../notify', () => notify);
+/** The paint a message waits for before its chat row and counts change: the test says when it happened. */
+const paint = vi.hoisted(() => {
+  const queue: (() => void)[] = [];
+  return { queue, done: () => queue.splice(0).forEach((fn) => fn()) };
+});
+vi.mock('../../../lib/afterPaint', () => ({ afterPaint: (fn: () => void) => paint.queue.push(fn) }));
 
 const { getChatService } = await import('./service');
 const { useChatsUi } = await import('./ui');
@@ -97,6 +103,7 @@ beforeEach(async () => {
 afterEach(() => {
   useSession.getState().logout();
   queryClient.clear();
+  paint.queue.length = 0;
   vi.clearAllMocks();
 });
 
@@ -105,6 +112,7 @@ describe('the chat service (spec 000 §4)', () => {
     const service = getChatService()!;
     focused = false;
     socket.handlers!.onMessage(incoming({ text: 'are you there?' }));
+    paint.done();
     expect(service.list.getSnapshot().unread).toEqual({ [KEY]: 1 });
     expect(useUi.getState().unread).toBe(1);
     expect(notify.playChime).toHaveBeenCalledTimes(1);
@@ -122,8 +130,10 @@ describe('the chat service (spec 000 §4)', () => {
     socket.handlers!.onMessage(
       incoming({ fromNumber: '22000', msgType: 'verificationCode', text: 'code 1234' }),
     );
+    paint.done();
     focused = true;
     socket.handlers!.onMessage(incoming());
+    paint.done();
     expect(notify.playChime).not.toHaveBeenCalled();
     expect(notify.showDesktopNotification).not.toHaveBeenCalled();
     expect(getChatService()!.list.getSnapshot().total).toBe(2);
@@ -134,9 +144,11 @@ describe('the chat service (spec 000 §4)', () => {
     useChatsUi.getState().select(KEY);
     service.nearBottom = true;
     socket.handlers!.onMessage(incoming());
+    paint.done();
     expect(service.list.getSnapshot().total).toBe(0);
     service.nearBottom = false;
     socket.handlers!.onMessage(incoming());
+    paint.done();
     expect(service.list.getSnapshot().unread).toEqual({ [KEY]: 1 });
     service.markRead(KEY);
     expect(useUi.getState().unread).toBe(0);
@@ -149,7 +161,7 @@ describe('the chat service (spec 000 §4)', () => {
     expect(useUi.getState().errorDialog).toMatchObject({ kind: 'insufficient' });
   });
 
-  it('sends with the contract payload and puts the chat on top at once', () => {
+  it('sends with the contract payload and puts the chat on top once the send is painted', () => {
     queryClient.setQueryData(queryKeys.account.balance(), { balance: 3 });
     const service = getChatService()!;
     expect(service.sendText(OWN, '14155550199', 'new chat')).toBe(true);
@@ -161,6 +173,10 @@ describe('the chat service (spec 000 §4)', () => {
       platform: 'numa',
       languagecode: 'en',
     });
+    expect(service.convo(OWN, '14155550199').getSnapshot().messages.at(-1)).toMatchObject({
+      text: 'new chat',
+    });
+    paint.done();
     expect(service.list.getSnapshot().chats[0]).toMatchObject({
       otherFullNumber: '14155550199',
       direction: 'out',
@@ -270,23 +286,58 @@ describe('the chat service (spec 000 §4)', () => {
     vi.useFakeTimers();
     try {
       socket.handlers!.onMessage(incoming());
+      paint.done();
       // not on the message's path: written once the burst is over
       expect(kept()?.counts ?? {}).toEqual({});
       socket.handlers!.onMessage(incoming());
+      paint.done();
       vi.advanceTimersByTime(300);
       expect(kept()?.counts).toEqual({ [KEY]: 2 });
       // the page going away writes what is waiting at once
       socket.handlers!.onMessage(incoming());
+      paint.done();
       window.dispatchEvent(new Event('pagehide'));
       expect(kept()?.counts).toEqual({ [KEY]: 3 });
       // a write waiting at logout is dropped with the session's counts
       socket.handlers!.onMessage(incoming());
+      paint.done();
       useSession.getState().logout();
       vi.advanceTimersByTime(1000);
       expect(window.localStorage.getItem(key)).toBeNull();
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('paints an arriving text in its conversation before its chat row, counts and signals change (issue 24 §1)', () => {
+    const service = getChatService()!;
+    const convo = service.convo(OWN, OTHER);
+    focused = false;
+    const listed = vi.fn();
+    const unsubscribe = service.list.subscribe(listed);
+    const now = Date.now();
+    socket.handlers!.onMessage(incoming({ text: 'first', time: now }));
+    socket.handlers!.onMessage(incoming({ text: 'second', time: now + 1 }));
+    // the conversation has both at once; nothing else changed yet
+    expect(convo.getSnapshot().messages.map((m) => m.text)).toEqual(['first', 'second']);
+    expect(listed).not.toHaveBeenCalled();
+    expect(service.list.getSnapshot().chats[0]).toMatchObject({ text: 'old' });
+    expect(notify.playChime).not.toHaveBeenCalled();
+    // after the paint: both, in arrival order
+    paint.done();
+    unsubscribe();
+    expect(service.list.getSnapshot().chats[0]).toMatchObject({ text: 'second' });
+    expect(service.list.getSnapshot().unread).toEqual({ [KEY]: 2 });
+    expect(notify.playChime).toHaveBeenCalledTimes(2);
+  });
+
+  it('applies what waits for the paint before a chat is deleted, so a late row does not bring it back', async () => {
+    const service = getChatService()!;
+    socket.handlers!.onMessage(incoming({ text: 'just before the delete' }));
+    const done = service.deleteChat(KEY);
+    paint.done();
+    expect(service.list.getSnapshot().chats).toEqual([]);
+    expect(await done).toBe(true);
   });
 
   it('drops a pushed message that breaks the contract', () => {

@@ -7,6 +7,7 @@ import {
   type ChatListItem,
   type Message,
 } from '@numa/contract';
+import { afterPaint } from '../../../lib/afterPaint';
 import { brand } from '../../../lib/config';
 import { currentLanguageCode, i18n, retcodeText } from '../../../lib/i18n';
 import {
@@ -105,6 +106,11 @@ export class ChatService {
   private unsubscribers: (() => void)[] = [];
   /** Set by the message view: the open conversation is scrolled near its bottom. */
   nearBottom = true;
+  /**
+   * What a message changes besides its conversation (the chat list's row, the unread counts, the
+   * arrival signals), run after the conversation has painted it (issue 24 §1), in arrival order.
+   */
+  private later: (() => void)[] = [];
 
   constructor(private token: string) {}
 
@@ -137,6 +143,7 @@ export class ChatService {
 
   dispose() {
     this.disposed = true;
+    this.later = [];
     window.clearTimeout(this.refreshTimer);
     this.socket?.close();
     this.unsubscribers.forEach((u) => u());
@@ -152,6 +159,7 @@ export class ChatService {
     try {
       const res = await fetchChatList();
       if (this.disposed) return;
+      this.runLater();
       this.list.applyList(res.chatList, res.serverTime, { replace: true, isOpen: (k) => this.isOpen(k) });
     } catch {
       if (!this.disposed) this.list.setStatus('error');
@@ -167,6 +175,7 @@ export class ChatService {
     try {
       const res = await fetchChatListSince(since);
       if (this.disposed) return;
+      this.runLater();
       this.list.applyList(res.chatList, res.serverTime, { replace: false, isOpen: (k) => this.isOpen(k) });
       for (const item of res.chatList) {
         const convo = this.convos.get(chatKey(item));
@@ -251,14 +260,29 @@ export class ChatService {
     message: { smsId: string; date: number; text: string; type: Message['type'] },
   ) {
     askNotificationPermission();
-    const [ownTelCode, otherTelCode] = [telCodeOf(convo.ownFullNumber), telCodeOf(convo.otherFullNumber)];
-    this.list.upsert(
-      listItem(convo.ownFullNumber, convo.otherFullNumber, ownTelCode, otherTelCode, {
-        ...message,
-        media: '',
-        direction: 'out',
-      }),
-    );
+    this.defer(() => {
+      const [ownTelCode, otherTelCode] = [telCodeOf(convo.ownFullNumber), telCodeOf(convo.otherFullNumber)];
+      this.list.upsert(
+        listItem(convo.ownFullNumber, convo.otherFullNumber, ownTelCode, otherTelCode, {
+          ...message,
+          media: '',
+          direction: 'out',
+        }),
+      );
+    });
+  }
+
+  /** Runs `fn` after the next paint, behind what was deferred before it. */
+  private defer(fn: () => void) {
+    this.later.push(fn);
+    if (this.later.length === 1) afterPaint(() => this.runLater());
+  }
+
+  /** Runs what waits for the paint now (before anything that reads or replaces the list). */
+  private runLater() {
+    const run = this.later;
+    this.later = [];
+    if (!this.disposed) for (const fn of run) fn();
   }
 
   sendText(from: string, to: string, text: string): boolean {
@@ -325,15 +349,18 @@ export class ChatService {
     };
     const convo = this.convos.get(key);
     if (!incoming) {
+      // the charge's new balance comes as its own socket event (applyBalanceEvent): no call for it here
       const mine = convo?.confirm(message, m.retmsg) ?? false;
-      if (m.status === constants.messageStatus.sent) void refreshBalance();
       if (mine && m.status === constants.messageStatus.failed)
         this.onSendFailed(key, m.smsId, m.retcode, m.retmsg);
     } else {
       convo?.receive(message);
     }
-    if (/^\d{5,16}$/.test(own)) this.list.upsert(listItem(own, other, ownTelCode, otherTelCode, message));
-    if (incoming) this.onIncoming(key, other, message);
+    // the conversation above paints the message first; its chat row, the counts and the signals follow
+    this.defer(() => {
+      if (/^\d{5,16}$/.test(own)) this.list.upsert(listItem(own, other, ownTelCode, otherTelCode, message));
+      if (incoming) this.onIncoming(key, other, message);
+    });
   }
 
   private onIncoming(key: string, other: string, message: Message) {
@@ -379,6 +406,7 @@ export class ChatService {
    * Decided: if both tries fail the list is read again (the chat comes back) and the user is told.
    */
   async deleteChat(key: string): Promise<boolean> {
+    this.runLater();
     const entry = this.list.remove(key);
     const convo = this.convos.get(key);
     convo?.dispose();
