@@ -117,19 +117,32 @@ export interface PhoneFacts {
   tollFree: boolean;
 }
 
+/** Numbers read before (a sender texts the same few numbers): libphonenumber's parse, validation and type of each took most of a send's own work outside the database. */
+const factsKept = new Map<string, Readonly<PhoneFacts> | null>();
+const factsKeptMax = 10_000;
+
 /** A full number (digits, or with '+') read with libphonenumber's full metadata (the one set everywhere: contract phone.ts); null when not a valid number. */
-export function phoneFacts(fullNumber: string): PhoneFacts | null {
+export function phoneFacts(fullNumber: string): Readonly<PhoneFacts> | null {
+  const kept = factsKept.get(fullNumber);
+  if (kept !== undefined) return kept;
+  const facts = readPhone(fullNumber);
+  if (factsKept.size >= factsKeptMax) factsKept.clear();
+  factsKept.set(fullNumber, facts);
+  return facts;
+}
+
+function readPhone(fullNumber: string): Readonly<PhoneFacts> | null {
   const digits = fullNumber.replace(/[^\d]/g, '');
   if (digits.length < 5 || digits.length > 16) return null;
   const p = parsePhone(digits);
   if (!p || !p.isValid()) return null;
-  return {
+  return Object.freeze({
     full: `${p.countryCallingCode}${p.nationalNumber}`,
     telCode: String(p.countryCallingCode),
     national: String(p.nationalNumber),
     country: p.country ?? null,
     tollFree: p.getType() === 'TOLL_FREE',
-  };
+  });
 }
 
 /**
