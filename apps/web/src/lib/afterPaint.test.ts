@@ -18,8 +18,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** The browser's next frame: its animation callbacks, then (the paint, then) the tasks they queued. */
+/** The browser's next frame (after the tasks queued so far): its animation callbacks, then the paint. */
 function frame() {
+  vi.advanceTimersByTime(0);
   frames.splice(0).forEach((cb) => cb(performance.now()));
 }
 
@@ -28,7 +29,9 @@ describe('afterPaint', () => {
     const ran: string[] = [];
     afterPaint(() => ran.push('a'));
     afterPaint(() => ran.push('b'));
+    expect(frames).toEqual([]); // not asked for from the task that made the change
     vi.advanceTimersByTime(0);
+    expect(frames.length).toBe(1);
     expect(ran).toEqual([]); // no frame yet
     frame();
     expect(ran).toEqual([]); // the frame's paint comes first
@@ -40,10 +43,12 @@ describe('afterPaint', () => {
   it('asks for one frame for a burst, and again for what comes after it ran', () => {
     const ran: number[] = [];
     for (let i = 0; i < 5; i++) afterPaint(() => ran.push(i));
+    vi.advanceTimersByTime(0);
     expect(frames.length).toBe(1);
     frame();
     vi.advanceTimersByTime(0);
     afterPaint(() => ran.push(5));
+    vi.advanceTimersByTime(0);
     expect(frames.length).toBe(1);
     frame();
     vi.advanceTimersByTime(0);
@@ -62,6 +67,7 @@ describe('afterPaint', () => {
     afterPaint(() => ran.push('then hidden'));
     visibility = 'hidden'; // the frame never comes
     vi.advanceTimersByTime(99);
+    frames.length = 0;
     expect(ran).toEqual(['hidden']);
     vi.advanceTimersByTime(1);
     expect(ran).toEqual(['hidden', 'then hidden']);
