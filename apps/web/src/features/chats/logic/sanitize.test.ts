@@ -25,6 +25,14 @@ describe('message html (spec 000 §5)', () => {
   it('keeps what looks like markup when it was typed as text', () => {
     expect(htmlToText('&lt;b&gt;not bold&lt;/b&gt; 1 &amp; 2')).toBe('<b>not bold</b> 1 & 2');
   });
+  it('gives plain typed text as it is, the same as through the sanitiser', () => {
+    for (const typed of ['how are you today?', '你好，明天见 😀', 'it\'s 5 > 4 "quoted"', '  spaced  ', ''])
+      expect(htmlToText(typed)).toBe(typed);
+    // the same text through the sanitiser (a tag or an entity elsewhere sends it that way)
+    expect(htmlToText('how are you today?<br>')).toBe('how are you today?\n');
+    expect(htmlToText('x &amp; y')).toBe('x & y');
+    expect(htmlToText('pasted\r\nlines')).toBe('pasted\nlines');
+  });
   it('gives empty text for blank boxes, so nothing is sent', () => {
     expect(messageText('&nbsp;<br><div><br></div>')).toBe('');
     expect(messageText('  hello&nbsp;')).toBe('hello');
