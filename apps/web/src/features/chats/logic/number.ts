@@ -1,6 +1,6 @@
 import { constants } from '@numa/contract';
 import { parsePhone } from '@numa/contract';
-import { formatFullNumber } from '../../../lib/phone';
+import { formatFullNumber, keptByText } from '../../../lib/phone';
 
 export { formatFullNumber };
 
@@ -83,24 +83,19 @@ export function regionOf(full: string): string | null {
   return parsePhone(full)?.country ?? null;
 }
 
-/** Worked out once per number: every send and every arriving message splits the chat's two numbers. */
-const splitCache = new Map<string, { telCode: string; national: string }>();
+const splitKept = keptByText((full): Readonly<{ telCode: string; national: string }> => {
+  if (!/^\d{5,16}$/.test(full)) return { telCode: '', national: full };
+  const parsed = parsePhone(full);
+  if (!parsed?.isValid()) return { telCode: '', national: full };
+  return { telCode: parsed.countryCallingCode, national: parsed.nationalNumber };
+});
 
 /**
  * The country code and national part of a valid full number; a sender id, short code or number that is
  * not valid has neither ('' and itself).
  */
 export function splitFullNumber(full: string): { telCode: string; national: string } {
-  const hit = splitCache.get(full);
-  if (hit) return { ...hit };
-  let split = { telCode: '', national: full };
-  if (/^\d{5,16}$/.test(full)) {
-    const parsed = parsePhone(full);
-    if (parsed?.isValid()) split = { telCode: parsed.countryCallingCode, national: parsed.nationalNumber };
-  }
-  if (splitCache.size > 50_000) splitCache.clear();
-  splitCache.set(full, split);
-  return { ...split };
+  return { ...splitKept(full) };
 }
 
 /**
