@@ -108,15 +108,18 @@ export function MessageView({
       service.nearBottom = true;
       setShowJump(false);
     }
-    if (before.count === 0) {
+    if (before.count === 0 || ownSend) {
+      // opening, and this tab's own send: the virtualiser's settling loop, which follows the new row
+      // through its measuring, a picture's preview replaced by the server's copy and its decoding
+      // (one move instead left the sender's view short of a sent picture now and then under load)
       toBottom();
       return;
     }
     if (appended && stick.current) {
-      // a message came in (or this tab sent one) at the bottom the view was at, or is brought to:
-      // one move, not the virtualiser's settling loop (it read the pane's size again in each step, on
-      // the path of every text); the list's height and the rows' resize observer keep the bottom as
-      // the new row is measured or grows (a picture)
+      // a message came in at the bottom the view was at: one move, not the virtualiser's settling
+      // loop (it read the pane's size again in each step, on the path of every incoming text); the
+      // list's height and the rows' resize observer keep the bottom as the new row is measured or
+      // grows (a picture)
       const el = scrollRef.current;
       if (el) el.scrollTop = el.scrollHeight;
       return;
