@@ -1,4 +1,4 @@
-import { act, render } from '@testing-library/react';
+import { act, render, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatListItem, Message } from '@numa/contract';
 import '../../../lib/i18n';
@@ -120,12 +120,19 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     );
     // jsdom fires no scroll event when the view scrolls itself to the bottom; a browser does
     const scroller = container.querySelector('.msg-scroll') as HTMLElement;
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 50));
+    // polled with a deadline, not a fixed wait: the view's own move to the bottom, then the rows
+    // there once the virtualiser has read the scroll
+    await waitFor(() => expect(scroller.scrollTop).toBeGreaterThan(100_000));
+    act(() => {
       scroller.dispatchEvent(new Event('scroll'));
-      await new Promise((r) => setTimeout(r, 50));
     });
-    expect(scroller.scrollTop).toBeGreaterThan(100_000);
+    await waitFor(() =>
+      expect(
+        Array.from(container.querySelectorAll('[data-testid="message"]')).map((n) =>
+          n.getAttribute('data-sms-id'),
+        ),
+      ).toContain('s4999'),
+    );
     const shown = container.querySelectorAll('[data-testid="message"]');
     expect(convo.getSnapshot().messages.length).toBe(5000);
     expect(shown.length).toBeGreaterThan(3);
