@@ -176,7 +176,9 @@ describe(`flood limits on socket events (${testDbKind})`, () => {
       );
       await new Promise<void>((resolve) => worker.on('message', (m) => m === 'flooding' && resolve()));
       return async () => {
-        await Promise.race([refused, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+        let deadline: NodeJS.Timeout | undefined;
+        await Promise.race([refused, new Promise((resolve) => (deadline = setTimeout(resolve, 20_000)))]);
+        clearTimeout(deadline);
         worker.postMessage('stop');
         const r = await report;
         await worker.terminate();
