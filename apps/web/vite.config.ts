@@ -118,11 +118,12 @@ const shell =
   /[\\/]src[\\/](app[\\/](AppShell\.tsx|chats\.ts)|components[\\/]QueryScope\.tsx|lib[\\/](socket|balance|query|phone)\.ts|features[\\/]chats[\\/]state[\\/]service\.ts|features[\\/]contacts[\\/]phone\.ts)$/;
 /**
  * Small react-aria controls the lazy screens share (search field, checkbox, radio group, the focus
- * scope and useEvent): one chunk, not ten (the radio group, focus scope and useEvent since issue 24
- * §3: every screen with a form uses them, the contacts screen 4 KiB it does not need).
+ * scope and useEvent), and the app's native select field: one chunk, not ten (the radio group, focus
+ * scope and useEvent since issue 24 §3: every screen with a form uses them, the contacts screen 4 KiB
+ * it does not need).
  */
 const controls =
-  /[\\/](react-aria[\\/]dist[\\/]private[\\/](intl[\\/]searchfield|searchfield|toggle|checkbox|radio|visually-hidden|utils[\\/](useSlot|useEvent|shadowdom[\\/]ShadowTreeWalker)\.|focus[\\/]FocusScope\.|i18n[\\/]useLocalizedStringFormatter\.)|react-stately[\\/]dist[\\/]private[\\/](toggle|searchfield|radio|checkbox)|react-aria-components[\\/]dist[\\/]private[\\/](SearchField|Checkbox|RadioGroup|SharedElementTransition)\.|@internationalized[\\/]string[\\/])/;
+  /[\\/](react-aria[\\/]dist[\\/]private[\\/](intl[\\/]searchfield|searchfield|toggle|checkbox|radio|visually-hidden|utils[\\/](useSlot|useEvent|shadowdom[\\/]ShadowTreeWalker)\.|focus[\\/]FocusScope\.|i18n[\\/]useLocalizedStringFormatter\.)|react-stately[\\/]dist[\\/]private[\\/](toggle|searchfield|radio|checkbox)|react-aria-components[\\/]dist[\\/]private[\\/](SearchField|Checkbox|RadioGroup|SharedElementTransition)\.|@internationalized[\\/]string[\\/])|[\\/]src[\\/]components[\\/]SelectField\.tsx$/;
 /**
  * react-aria's collections, selection and tabs, with TanStack Query's infinite query: what the four
  * histories, the verification and the numbers screens list with, which the bundler split into five
@@ -131,14 +132,14 @@ const controls =
 const lists =
   /[\\/]react-aria[\\/]dist[\\/]private[\\/](utils[\\/](constants|keyboard|isScrollable|getScrollParents|scrollIntoView|useDescription|useUpdateLayoutEffect|inertValue|animation)\.|focus[\\/](virtualFocus|useHasTabbableChild)\.|collections[\\/]|selection[\\/](utils|useTypeSelect|useSelectableCollection|useSelectableItem)\.|interactions[\\/]useLongPress\.|tabs[\\/])|[\\/]react-aria-components[\\/]dist[\\/]private[\\/](Collection|SelectionIndicator|Tabs)\.|[\\/]react-stately[\\/]dist[\\/]private[\\/](collections[\\/](getChildNodes|CollectionBuilder|useCollection)\.|selection[\\/]|list[\\/]|tabs[\\/])|[\\/](infiniteQueryObserver|useInfiniteQuery)\.js$/;
 /**
- * react-aria's select, list box, popover, dialog and menu, with the app's select field: the pieces
- * the pickers and overlays of the numbers and verification screens (and the chat's menus and dialogs)
+ * react-aria's select, list box, popover, dialog and menu: the pieces the pickers and overlays of
+ * the numbers and verification screens (and the chat's menus and dialogs)
  * use, which the bundler split into six chunks by the sets of screens using each one; the numbers
  * screen's first load fetched 29 scripts (issue 24 §3). One chunk: every screen that opens a select
  * or a dialog uses nearly all of it, the others none of it (docs/decisions.md).
  */
 const pickers =
-  /[\\/]react-aria-components[\\/]dist[\\/]private[\\/]((DragAndDrop|ListBox|Header|Separator|Heading|OverlayArrow|Popover|Keyboard|Menu|Dialog|Select|intlStrings)\.|intl[\\/])|[\\/]react-aria[\\/]dist[\\/]private[\\/](listbox|overlays|menu|dialog|select|intl[\\/](overlays|menu))[\\/]|[\\/]react-aria[\\/]dist[\\/]private[\\/](selection[\\/](DOMLayoutDelegate|ListKeyboardDelegate|useSelectableList)|i18n[\\/](useCollator|useListFormatter)|utils[\\/](getScrollParent|useLoadMoreSentinel|useResizeObserver|runAfterKeyboard)|interactions[\\/](useInteractOutside|useContextMenu|PressResponder))\.|[\\/]react-stately[\\/]dist[\\/]private[\\/]((overlays|menu|tree|select)[\\/]|collections[\\/]getItemCount\.)|[\\/]src[\\/]components[\\/]SelectField\.tsx$/;
+  /[\\/]react-aria-components[\\/]dist[\\/]private[\\/]((DragAndDrop|ListBox|Header|Separator|Heading|OverlayArrow|Popover|Keyboard|Menu|Dialog|Select|intlStrings)\.|intl[\\/])|[\\/]react-aria[\\/]dist[\\/]private[\\/](listbox|overlays|menu|dialog|select|intl[\\/](overlays|menu))[\\/]|[\\/]react-aria[\\/]dist[\\/]private[\\/](selection[\\/](DOMLayoutDelegate|ListKeyboardDelegate|useSelectableList)|i18n[\\/](useCollator|useListFormatter)|utils[\\/](getScrollParent|useLoadMoreSentinel|useResizeObserver|runAfterKeyboard)|interactions[\\/](useInteractOutside|useContextMenu|PressResponder))\.|[\\/]react-stately[\\/]dist[\\/]private[\\/]((overlays|menu|tree|select)[\\/]|collections[\\/]getItemCount\.)/;
 /** The verification and numbers areas' helpers their panels share: one chunk each, not three. */
 const codesArea = /[\\/]src[\\/]features[\\/]codes[\\/](intent\.ts|Subscribe\.tsx|api[\\/][^\\/]+\.ts)$/;
 const numbersArea = /[\\/]src[\\/]features[\\/]numbers[\\/]api[\\/][^\\/]+\.ts$/;

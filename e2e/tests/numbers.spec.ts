@@ -57,8 +57,11 @@ test('rent a number: top-up, steps, management, history, a text, plan change, vo
   await expect(tip).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'New number' })).toBeVisible();
   // step 1: the first state and area code are chosen, and the first number of the area selected
-  await expect(page.getByRole('button', { name: /Country/ })).toContainText('United States (+1)');
-  await expect(page.getByRole('button', { name: /Area code/ })).toContainText('480');
+  // the platform's own selects (a phone opens its native picker): the chosen option's text
+  await expect(page.getByRole('combobox', { name: 'Country' }).locator('option:checked')).toHaveText(
+    'United States (+1)',
+  );
+  await expect(page.getByRole('combobox', { name: 'Area code' })).toHaveValue('480');
   const list = page.getByRole('listbox', { name: 'Available numbers' });
   await expect(list.getByRole('option')).toHaveCount(10);
   const first = list.getByRole('option').first();
@@ -207,10 +210,9 @@ test('rent a number: top-up, steps, management, history, a text, plan change, vo
   await page.screenshot({ path: 'test-results/numbers-zh.png' });
   await expectAccessible(page, 'New number in Chinese');
   // GB: no province, no area code; toll-free: no province, its area codes
-  await page.getByRole('button', { name: /国家/ }).click();
-  await page.getByRole('option', { name: '英国 (+44)' }).click();
-  await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /区号/ })).toHaveCount(0);
+  await page.getByRole('combobox', { name: '国家' }).selectOption({ label: '英国 (+44)' });
+  await expect(page.getByRole('combobox', { name: '省/州' })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: '区号' })).toHaveCount(0);
   const gbFirst = page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first();
   await expect(gbFirst).toContainText('+44 7');
   // rent it: GB's plans, in Chinese
@@ -230,10 +232,9 @@ test('rent a number: top-up, steps, management, history, a text, plan change, vo
   await zhResult.getByRole('button').first().click();
   await expect(page.getByRole('row', { name: new RegExp(gbNumber.replace(/\+/g, '\\+')) })).toBeVisible();
   await page.getByRole('button', { name: '新号码' }).first().click();
-  await page.getByRole('button', { name: /国家/ }).click();
-  await page.getByRole('option', { name: '美国/加拿大免费号码 (+1)' }).click();
-  await expect(page.getByRole('button', { name: /省\/州/ })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: /区号/ })).toContainText('800');
+  await page.getByRole('combobox', { name: '国家' }).selectOption({ label: '美国/加拿大免费号码 (+1)' });
+  await expect(page.getByRole('combobox', { name: '省/州' })).toHaveCount(0);
+  await expect(page.getByRole('combobox', { name: '区号' })).toHaveValue('800');
   await expect(page.getByRole('listbox', { name: '可用号码' }).getByRole('option').first()).toContainText(
     '+1 800',
   );

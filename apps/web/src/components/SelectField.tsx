@@ -1,8 +1,10 @@
-import { Button, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
+import { useId } from 'react';
 
 /**
- * A labelled select of string options (react-aria Select: keyboard and screen-reader ready); an
- * option's `detail` (a calling code, say) shows muted beside its name.
+ * A labelled select of string options: the platform's own `<select>`, so a phone opens its native
+ * picker, the keyboard and screen readers get the control they know, and a list of 250 countries
+ * costs the page nothing until it is opened (docs/decisions.md, "Every screen fast on a phone"). An
+ * option's `detail` (a calling code, say) follows its name in brackets.
  */
 export function SelectField({
   label,
@@ -19,28 +21,28 @@ export function SelectField({
   isDisabled?: boolean;
   className?: string;
 }) {
+  const id = useId();
+  const known = value !== null && options.some((o) => o.id === value);
   return (
-    <Select
-      className={className}
-      selectedKey={value}
-      onSelectionChange={(k) => onChange(String(k))}
-      isDisabled={!!isDisabled}
-    >
-      <Label className="field-label">{label}</Label>
-      <Button className="input select-button">
-        <SelectValue />
-        <span aria-hidden="true">▾</span>
-      </Button>
-      <Popover className="popover">
-        <ListBox className="listbox" items={options}>
-          {(o) => (
-            <ListBoxItem id={o.id} className="listbox-item" textValue={o.name}>
-              <span>{o.name}</span>
-              {o.detail ? <span className="muted">{o.detail}</span> : null}
-            </ListBoxItem>
-          )}
-        </ListBox>
-      </Popover>
-    </Select>
+    <div className={className} data-disabled={isDisabled || undefined}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        className="input select-native"
+        value={known ? value : ''}
+        disabled={!!isDisabled}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        {/* nothing chosen yet: an empty first line that cannot be chosen back */}
+        {!known && <option value="" disabled />}
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.detail ? `${o.name} (${o.detail})` : o.name}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }

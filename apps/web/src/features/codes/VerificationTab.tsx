@@ -11,13 +11,16 @@ import { AdBanner } from '../../shared/ads/AdBanner';
 import { handleProfileRequired } from '../../shared/dialogs/billingProfile';
 import { GetNumber } from './GetNumber';
 import { ReceivePanel } from './ReceivePanel';
-import { RecentNumbers } from './RecentNumbers';
 import { useReceive } from './useReceive';
 import { refreshCodes, useCodeCatalogue } from './api/codes';
 import { Loading } from '../../components/Spinner';
+import { lazyNamed } from '../../components/lazy';
 
 const NumbersPanel = lazy(() => import('./NumbersPanel'));
 const HistoryPanel = lazy(() => import('./HistoryPanel'));
+// jiema's second tab only, with react-aria's select and list box (the pickers chunk): fetched when
+// that tab is first opened, not with the page (issue 24 §3)
+const RecentNumbers = lazyNamed(() => import('./RecentNumbers'), 'RecentNumbers');
 import './codes.css';
 
 /** Balance with recharge, the subscribe tip and contact support (the page's footer or right column). */
@@ -139,7 +142,9 @@ export default function VerificationTab() {
                 <GetNumber layout="jiema" {...flowProps} />
               </TabPanel>
               <TabPanel id="recent" className="codes-tabpanel">
-                <RecentNumbers {...flowProps} />
+                <Suspense fallback={<Loading label={t('app.loading')} />}>
+                  <RecentNumbers {...flowProps} />
+                </Suspense>
               </TabPanel>
             </Tabs>
           ) : (
