@@ -24,7 +24,7 @@ export function SelectField({
   const id = useId();
   const known = value !== null && options.some((o) => o.id === value);
   return (
-    <div className={className} data-disabled={isDisabled || undefined}>
+    <div className={className}>
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
