@@ -12,12 +12,11 @@
  *
  *   npm run build && npm run bench:first-load      (BENCH_PORT, default 8190)
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { chromiumArgs, loadAverage, root, startWebServer } from './web';
+import { chromiumArgs, startWebServer, writeResults } from './web';
 
 const port = Number(process.env.BENCH_PORT ?? 8190);
 process.env.E2E_PORT = String(port);
@@ -181,22 +180,7 @@ try {
     console.log(screen.name.padEnd(9), JSON.stringify(row));
   }
   await browser.close();
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  writeFileSync(
-    path.join(root, 'bench/results/first-load-latest.json'),
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: os.cpus().length,
-        loadAverage: loadAverage(),
-        network: '1.6 Mbps down / 750 kbps up / 150 ms',
-        results,
-      },
-      null,
-      2,
-    ),
-  );
+  writeResults('first-load', { network: '1.6 Mbps down / 750 kbps up / 150 ms', results });
 } finally {
   await server.stop();
 }

@@ -16,12 +16,11 @@
  *                                                  LH_REPORTS=<folder> keeps every whole report)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { loadAverage, root, startWebServer } from './web';
+import { loadAverage, startWebServer, writeResults } from './web';
 
 const port = Number(process.env.BENCH_PORT ?? 8191);
 const runs = Number(process.env.RUNS ?? 3);
@@ -206,23 +205,7 @@ try {
     for (const [c, list] of Object.entries(median.flagged)) console.log(`   ${c}: ${list.join(', ')}`);
   }
   await browser.disconnect();
-  mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-  writeFileSync(
-    path.join(root, 'bench/results/lighthouse-latest.json'),
-    JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        node: process.version,
-        cpus: os.cpus().length,
-        loadAverage: loadAverage(),
-        preset: 'mobile (simulated throttling)',
-        runs,
-        results,
-      },
-      null,
-      2,
-    ),
-  );
+  writeResults('lighthouse', { preset: 'mobile (simulated throttling)', runs, results });
 } finally {
   chrome.kill();
   await server.stop();

@@ -21,11 +21,11 @@
  *                                                  apps/web/dist; BENCH_PORT, default 8192)
  * Results: bench/results/main-thread-latest.json.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { chromiumArgs, loadAverage, root, startWebServer } from './web';
+import { chromiumArgs, loadAverage, root, startWebServer, writeResults } from './web';
 
 const port = Number(process.env.BENCH_PORT ?? 8192);
 process.env.E2E_PORT = String(port);
@@ -226,22 +226,10 @@ for (const screen of screens) {
         : ''),
   );
 }
-mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-writeFileSync(
-  path.join(root, 'bench/results/main-thread-latest.json'),
-  JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      node: process.version,
-      cpus: os.cpus().length,
-      loadAverage: loadAverage(),
-      cpuSlowdown: 4,
-      loads: RUNS * ROUNDS,
-      measured,
-      base: base ?? null,
-      results,
-    },
-    null,
-    2,
-  ),
-);
+writeResults('main-thread', {
+  cpuSlowdown: 4,
+  loads: RUNS * ROUNDS,
+  measured,
+  base: base ?? null,
+  results,
+});

@@ -4,7 +4,7 @@
  * accounts (demo1@numa.test: three numbers and their chats).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,26 @@ export async function startWebServer(port: number): Promise<{ stop(): Promise<vo
 
 /** `uptime`'s load averages, to print beside figures measured on a shared machine. */
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
+
+/**
+ * Writes `bench/results/<name>-latest.json`: a browser bench's figures, after the date, Node's version,
+ * the CPUs and the load average they were measured under.
+ */
+export function writeResults(name: string, figures: Record<string, unknown>): void {
+  const dir = path.join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const head = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: os.cpus().length,
+    loadAverage: loadAverage(),
+  };
+  writeFileSync(
+    path.join(dir, `${name}-latest.json`),
+    `${JSON.stringify({ ...head, ...figures }, null, 2)}
+`,
+  );
+}
 
 /** Debian's Chromium as the browser benches start it (no sandbox as root, no calls home). */
 export const chromiumArgs = [
