@@ -25,11 +25,19 @@ import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
-import { chromiumArgs, loadAverage, root, startWebServer, writeResults } from './web';
+import {
+  chosenScreens,
+  chromiumArgs,
+  demoSessions,
+  loadAverage,
+  root,
+  startWebServer,
+  writeResults,
+  type Screen,
+} from './web';
 
 const port = Number(process.env.BENCH_PORT ?? 8192);
 process.env.E2E_PORT = String(port);
-const { apiSignIn } = await import('../e2e/tests/support');
 
 const RUNS = Number(process.env.RUNS ?? 6);
 const WAIT = Number(process.env.WAIT ?? 6000);
@@ -37,19 +45,7 @@ const measured = process.env.BENCH_WEB_DIST ?? path.join(root, 'apps/web/dist');
 const base = process.env.BENCH_WEB_DIST_BASE;
 const ROUNDS = Number(process.env.ROUNDS ?? (base ? 2 : 1));
 
-const allScreens: { name: string; brand: 'numa' | 'jiema'; path: string }[] = [
-  { name: 'login', brand: 'numa', path: '/login' },
-  { name: 'chats', brand: 'numa', path: '/chats' },
-  { name: 'contacts', brand: 'numa', path: '/contacts' },
-  { name: 'profile', brand: 'numa', path: '/account/profile' },
-  { name: 'verification', brand: 'numa', path: '/verification' },
-  { name: 'verification-jiema', brand: 'jiema', path: '/verification' },
-  { name: 'numbers', brand: 'numa', path: '/numbers' },
-  { name: 'recharge', brand: 'numa', path: '/account/credit' },
-  { name: 'sms-history', brand: 'numa', path: '/account/sms' },
-];
-const only = process.env.SCREENS?.split(',');
-const screens = allScreens.filter((s) => !only || only.includes(s.name));
+const screens = chosenScreens();
 
 interface Load {
   busy: number;
@@ -99,12 +95,7 @@ function readTrace(events: TraceEvent[], pathName: string): Load {
   return { busy, blocking, fcp: ms(fcp.ts - nav.ts) };
 }
 
-async function loadOnce(
-  browser: Browser,
-  screen: (typeof screens)[number],
-  token: string,
-  tracePath: string,
-): Promise<Load> {
+async function loadOnce(browser: Browser, screen: Screen, token: string, tracePath: string): Promise<Load> {
   const origin = `http://${screen.brand}.localhost:${port}`;
   const context = await browser.newContext({
     viewport: { width: 412, height: 823 },
@@ -167,12 +158,7 @@ try {
       process.env.WEB_DIST = dist;
       const server = await startWebServer(port);
       try {
-        const tokens = {
-          numa: await apiSignIn('numa', { email: 'demo1@numa.test' }),
-          jiema: screens.some((s) => s.brand === 'jiema')
-            ? await apiSignIn('jiema', { email: 'demo1@numa.test' })
-            : '',
-        };
+        const tokens = await demoSessions(screens);
         for (const screen of screens) {
           for (let i = 0; i < RUNS; i++) {
             const load = await loadOnce(browser, screen, tokens[screen.brand], tracePath);

@@ -50,6 +50,50 @@ export async function startWebServer(port: number): Promise<{ stop(): Promise<vo
   throw new Error('server did not start');
 }
 
+/** A screen of the web client as the browser benches open it (`?desktop` is added to the path). */
+export interface Screen {
+  name: string;
+  path: string;
+  /** Brands are chosen by host: `<brand>.localhost`. */
+  brand: 'numa' | 'jiema';
+}
+
+/**
+ * The screens of issue 24 §3 (login, chats, contacts, profile, verification on the main brand and on
+ * jiema, numbers, recharge and the four histories), or those SCREENS names (a comma list).
+ */
+export function chosenScreens(): Screen[] {
+  const s = (name: string, path: string, brand: Screen['brand'] = 'numa'): Screen => ({ name, path, brand });
+  const only = process.env.SCREENS?.split(',');
+  return [
+    s('login', '/login'),
+    s('chats', '/chats'),
+    s('contacts', '/contacts'),
+    s('profile', '/account/profile'),
+    s('verification', '/verification'),
+    s('verification-jiema', '/verification', 'jiema'),
+    s('numbers', '/numbers'),
+    s('recharge', '/account/credit'),
+    s('payment-history', '/account/paymentHistory'),
+    s('bill-history', '/account/billHistory'),
+    s('sms-history', '/account/sms'),
+    s('call-history', '/account/call'),
+  ].filter((x) => !only || only.includes(x.name));
+}
+
+/**
+ * The demo account's session on each brand the screens need (a session belongs to the brand it signed
+ * in on), signed in through the server at E2E_PORT (set it before calling).
+ */
+export async function demoSessions(screens: Screen[]): Promise<Record<Screen['brand'], string>> {
+  const { apiSignIn } = await import('../e2e/tests/support');
+  const on = (brand: Screen['brand']) =>
+    screens.some((x) => x.brand === brand)
+      ? apiSignIn(brand, { email: 'demo1@numa.test' })
+      : Promise.resolve('');
+  return { numa: await on('numa'), jiema: await on('jiema') };
+}
+
 /** `uptime`'s load averages, to print beside figures measured on a shared machine. */
 export const loadAverage = () => os.loadavg().map((n) => Math.round(n * 100) / 100);
 
