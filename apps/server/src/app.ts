@@ -13,7 +13,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { compression } from './lib/compression';
 import { ApiError } from './lib/errors';
 import { loggerOptions } from './lib/logging';
-import { lazy } from './lib/lazy';
+import { lazy, lazySchemaCompilers } from './lib/lazy';
 import { startup } from './lib/startup';
 import { isLoopbackHost } from './lib/net';
 import { defaultWebDist } from './lib/paths';
@@ -178,6 +178,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     return503OnClosing: true,
     frameworkErrors,
+    schemaController: { compilersFactory: lazySchemaCompilers },
   });
 
   const db = opts.db ?? (await openDatabase(env));

@@ -22,6 +22,8 @@ writeFileSync(
   `<!doctype html><html><head><title>x</title><script>${bootScript}</script><!--app-config--></head><body></body></html>`,
 );
 writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+// its hidden source map (the build names it in no script): kept on disk, never served
+writeFileSync(path.join(dist, 'assets', 'app-abc123.js.map'), '{"version":3,"sources":["secret.ts"]}');
 // the build's compressed copies beside an asset (apps/web/vite.config.ts)
 const bigAsset = `console.log(${JSON.stringify('numa '.repeat(2000))})`;
 writeFileSync(path.join(dist, 'assets', 'big-abc123.js'), bigAsset);
@@ -67,6 +69,16 @@ describe(`security headers (${testDbKind})`, () => {
     for (const res of answers) expect(res.headers['x-content-type-options'], res.raw.req.url).toBe('nosniff');
     expect(answers[0]!.statusCode).toBe(200);
     expect(answers[6]!.statusCode).toBe(200);
+  });
+
+  it('serves the built files but not their source maps', async () => {
+    const [script, map] = await Promise.all([
+      t.app.inject({ url: '/assets/app-abc123.js' }),
+      t.app.inject({ url: '/assets/app-abc123.js.map' }),
+    ]);
+    expect(script.statusCode).toBe(200);
+    expect(map.statusCode).toBe(404);
+    expect(map.body).not.toContain('secret.ts');
   });
 
   it('sends HSTS only when the request came over TLS through a trusted proxy', async () => {

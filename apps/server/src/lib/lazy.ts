@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as Canvas from '@napi-rs/canvas';
+import type { FastifyServerOptions } from 'fastify';
 import type * as IoRedis from 'ioredis';
 import type Stripe from 'stripe';
 import type * as RedisAdapter from '@socket.io/redis-adapter';
@@ -46,4 +47,34 @@ export const lazy = {
     const m = load('stripe') as { default?: unknown };
     return (m.default ?? m) as typeof Stripe;
   },
+};
+
+/** Fastify's own dependencies, resolved from where Fastify is installed (whatever npm hoisted). */
+const fromFastify = createRequire(load.resolve('fastify'));
+type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+/** What both packages export: a function making the builder Fastify calls with the shared schemas. */
+type Builder = (schemas: unknown, options: unknown) => unknown;
+const builders = new Map<string, Builder>();
+const lazyBuilder =
+  (name: string) =>
+  (schemas: unknown, options: unknown): unknown => {
+    let build = builders.get(name);
+    if (!build) builders.set(name, (build = (fromFastify(name) as () => Builder)()));
+    return build(schemas, options);
+  };
+
+/**
+ * Fastify's JSON-schema compilers (Ajv for validation, fast-json-stringify for serialization), the
+ * very builders Fastify makes by default, but loaded the first time a route declares a JSON schema
+ * instead of in Fastify's constructor. The contract's routes validate with zod (lib/route.ts) and
+ * declare none, so a start loads neither: Fastify() took 240 ms of a warm start for them on a 2-vCPU
+ * machine (issue 24 §5). Given as `schemaController.compilersFactory`; the one difference Fastify
+ * makes for a factory given this way (`isCustomValidatorCompiler`) is that a route's `headers`
+ * schema is handed to the compiler as written rather than with its property names lower-cased.
+ */
+export const lazySchemaCompilers = {
+  buildValidator: lazyBuilder('@fastify/ajv-compiler') as NonNullable<Compilers['buildValidator']>,
+  buildSerializer: lazyBuilder('@fastify/fast-json-stringify-compiler') as NonNullable<
+    Compilers['buildSerializer']
+  >,
 };

@@ -67,8 +67,10 @@ export default async function webPlugin(app: FastifyInstance, opts: { dist: stri
       // they are by Accept-Encoding, with `Vary: Accept-Encoding`
       preCompressed: true,
       // a route per file is made at start (wildcard: false): the compressed copies need none of their
-      // own (preCompressed finds them beside the file), a third of the routes (issue 24 §5)
-      globIgnore: ['**/*.br', '**/*.gz'],
+      // own (preCompressed finds them beside the file), a third of the routes (issue 24 §5); nor do
+      // the source maps, built `hidden` (apps/web/vite.config.ts: no script names them) for reading
+      // stacks on the server's disk, not for serving (82 of the 197 files that had a route)
+      globIgnore: ['**/*.br', '**/*.gz', '**/*.map'],
       setHeaders: (res, file) => {
         res.header(
           'cache-control',
