@@ -1,12 +1,14 @@
-import { act, render, waitFor } from '@testing-library/react';
+import { act, render, renderHook, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatListItem, Message } from '@numa/contract';
 import '../../../lib/i18n';
+import { buildRows } from '../logic/rows';
 import { ChatListStore } from '../state/chatList';
 import { Convo } from '../state/convo';
 import type { ChatService } from '../state/service';
 import { CHAT_ROW_HEIGHT, ChatList } from './ChatList';
 import { MessageView } from './MessageView';
+import { useMessageVirtualizer } from './useMessageVirtualizer';
 
 /*
  * jsdom lays nothing out: give the scroll containers a size (the virtualiser reads clientWidth and
@@ -45,6 +47,19 @@ afterAll(() => {
 });
 
 const NOW = Date.now();
+
+/** The i-th of a conversation's 5,000 messages, 30 s apart up to now. */
+const historyMessage = (i: number): Message => ({
+  smsId: `s${i}`,
+  date: NOW - (5000 - i) * 30_000,
+  type: 'sms',
+  text: `line ${i}`,
+  media: '',
+  direction: i % 3 ? 'in' : 'out',
+  status: 0,
+  highlightTarget: '',
+  highlightText: '',
+});
 
 describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
   it('renders only the visible chat rows of 10,000, and follows the scroll', async () => {
@@ -97,17 +112,7 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
   });
 
   it('renders only the visible messages of a 5,000-message conversation, starting at the newest', async () => {
-    const messages: Message[] = Array.from({ length: 5000 }, (_, i) => ({
-      smsId: `s${i}`,
-      date: NOW - (5000 - i) * 30_000,
-      type: 'sms',
-      text: `line ${i}`,
-      media: '',
-      direction: i % 3 ? 'in' : 'out',
-      status: 0,
-      highlightTarget: '',
-      highlightText: '',
-    }));
+    const messages = Array.from({ length: 5000 }, (_, i) => historyMessage(i));
     const convo = new Convo('14155550101', '14155550102', {
       fetchPage: async () => ({ dialogList: messages, nextStartTime: null }),
       emit: () => true,
@@ -140,5 +145,27 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     // the newest message is among those shown
     const ids = Array.from(shown).map((n) => n.getAttribute('data-sms-id'));
     expect(ids).toContain('s4999');
+  });
+
+  it('lays the rows out again when they change, not at every render', () => {
+    const messages = Array.from({ length: 5000 }, (_, i) => historyMessage(i));
+    const rows = buildRows(messages);
+    const scrollRef = { current: null };
+    const { result, rerender } = renderHook(({ rows }) => useMessageVirtualizer(rows, scrollRef), {
+      initialProps: { rows },
+    });
+    const first = result.current.getMeasurements();
+    expect(first).toHaveLength(rows.length);
+    // a render for anything else (a scroll, a measured row, the clock's minute): the same layout
+    rerender({ rows });
+    expect(result.current.getMeasurements()).toBe(first);
+    // a message more: laid out again, the rows before it where they were
+    const more = buildRows([...messages, historyMessage(5000)]);
+    rerender({ rows: more });
+    const next = result.current.getMeasurements();
+    expect(next).not.toBe(first);
+    expect(next).toHaveLength(more.length);
+    expect(next[rows.length - 1]!.start).toBe(first[rows.length - 1]!.start);
+    expect(next[next.length - 1]!.key).toBe('s5000');
   });
 });
