@@ -143,6 +143,9 @@ const pickers =
 /** The verification and numbers areas' helpers their panels share: one chunk each, not three. */
 const codesArea = /[\\/]src[\\/]features[\\/]codes[\\/](intent\.ts|Subscribe\.tsx|api[\\/][^\\/]+\.ts)$/;
 const numbersArea = /[\\/]src[\\/]features[\\/]numbers[\\/]api[\\/][^\\/]+\.ts$/;
+/** TanStack Virtual and the app's one hook over it (chats, messages, contacts, emoji): one chunk. */
+const virtualLists =
+  /[\\/](@tanstack[\\/](react-virtual|virtual-core)[\\/]|src[\\/]lib[\\/]useRowsVirtualizer\.ts$)/;
 /** The contacts screen and the helpers it shares with its dialogs. */
 const contacts = /[\\/]src[\\/]features[\\/]contacts[\\/](logic\.ts|useDefaultTelCode\.ts)$/;
 
@@ -209,6 +212,7 @@ export default defineConfig({
             { name: 'contacts', test: contacts, includeDependenciesRecursively: false },
             { name: 'pickers', test: pickers, includeDependenciesRecursively: false },
             { name: 'lists', test: lists, includeDependenciesRecursively: false },
+            { name: 'virtual', test: virtualLists, includeDependenciesRecursively: false },
             { name: 'codes', test: codesArea, includeDependenciesRecursively: false },
             { name: 'numbers', test: numbersArea, includeDependenciesRecursively: false },
           ],

@@ -1,13 +1,15 @@
 import { memo, useRef, type MouseEvent } from 'react';
 import { Button, Checkbox } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { constants } from '@numa/contract';
 import { MenuButton } from '../../components/MenuButton';
+import { useRowsVirtualizer } from '../../lib/useRowsVirtualizer';
 import { formatPhone, type ContactView, type ListRow } from './logic';
 
 /** Height of a letter header row. */
 export const HEADER_HEIGHT = 30;
+const rowHeight = (row: ListRow | undefined) =>
+  row?.kind === 'header' ? HEADER_HEIGHT : constants.contactRowHeight;
 
 export interface ContactListProps {
   rows: ListRow[];
@@ -37,13 +39,7 @@ export function ContactList({
 }: ContactListProps) {
   const { t } = useTranslation();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? HEADER_HEIGHT : constants.contactRowHeight),
-    getItemKey: (i) => rows[i]?.key ?? i,
-    overscan: 6,
-  });
+  const virtualizer = useRowsVirtualizer(rows, scroller, rowHeight, 6);
   const contactCount = rows.reduce((n, r) => n + (r.kind === 'contact' ? 1 : 0), 0);
 
   return (

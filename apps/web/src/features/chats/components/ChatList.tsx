@@ -1,10 +1,10 @@
 import { memo, Suspense, useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import { lazyNamed } from '../../../components/lazy';
 import { Loading } from '../../../components/Spinner';
 import { currentLang } from '../../../lib/i18n';
+import { useRowsVirtualizer } from '../../../lib/useRowsVirtualizer';
 import { useContactName } from '../extensions';
 import { dateLabel } from '../logic/dates';
 import { formatFullNumber } from '../logic/number';
@@ -19,6 +19,7 @@ import { useNow } from './useNow';
 const ChatMenu = lazyNamed(() => import('./ChatMenu'), 'ChatMenu');
 
 export const CHAT_ROW_HEIGHT = 72;
+const chatRowHeight = () => CHAT_ROW_HEIGHT;
 
 interface RowProps {
   chat: ChatEntry;
@@ -134,13 +135,7 @@ export function ChatList({
   const [menu, setMenu] = useState<{ key: string; x: number; y: number } | null>(null);
   const chats = snap.chats;
 
-  const virtualizer = useVirtualizer({
-    count: chats.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => CHAT_ROW_HEIGHT,
-    overscan: 6,
-    getItemKey: (i) => chats[i]?.key ?? i,
-  });
+  const virtualizer = useRowsVirtualizer(chats, scrollRef, chatRowHeight, 6);
 
   const openMenu = useCallback((key: string, x: number, y: number) => setMenu({ key, x, y }), []);
 

@@ -10,10 +10,10 @@ import {
   TooltipTrigger,
 } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { CompactEmoji } from 'emojibase';
 import { Spinner } from '../../../components/Spinner';
 import { storage } from '../../../lib/storage';
+import { useRowsVirtualizer } from '../../../lib/useRowsVirtualizer';
 import {
   emojiGroupKeys,
   emojiGroups,
@@ -21,12 +21,14 @@ import {
   searchEmoji,
   toEmojiItems,
   type EmojiItem,
+  type EmojiRow,
 } from '../logic/emoji';
 import { SmileIcon } from './icons';
 
 const COLUMNS = 8;
 const RECENT_KEY = 'numa.chats.recentEmoji';
 const RECENT_MAX = 24;
+const emojiRowHeight = (row: EmojiRow | undefined) => (row?.kind === 'header' ? 30 : 38);
 
 /** The emojibase dataset in the interface language (a chunk of its own, loaded on first open). */
 const loaders: Record<'en' | 'zh', () => Promise<{ default: CompactEmoji[] }>> = {
@@ -86,13 +88,7 @@ function EmojiPanel({ onPick }: { onPick(emoji: string): void }) {
     );
   }, [items, query, recent]);
 
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => (rows[i]?.kind === 'header' ? 30 : 38),
-    overscan: 4,
-    getItemKey: (i) => rows[i]?.key ?? i,
-  });
+  const virtualizer = useRowsVirtualizer(rows, scrollRef, emojiRowHeight, 4);
 
   const pick = (e: EmojiItem) => {
     onPick(e.unicode);

@@ -4,17 +4,25 @@ import { useTranslation } from 'react-i18next';
 import { constants } from '@numa/contract';
 import { Loading, Spinner } from '../../../components/Spinner';
 import { currentLang } from '../../../lib/i18n';
+import { useRowsVirtualizer } from '../../../lib/useRowsVirtualizer';
 import { dateLabel } from '../logic/dates';
-import { buildRows } from '../logic/rows';
+import { buildRows, type Row } from '../logic/rows';
 import { isNearBottom } from '../logic/unread';
-import type { Convo } from '../state/convo';
+import type { Convo, ConvoMessage } from '../state/convo';
 import { useConvo } from '../state/hooks';
 import type { ChatService } from '../state/service';
 import { useChatsUi } from '../state/ui';
 import { ArrowDownIcon } from './icons';
 import { MessageBubble } from './MessageBubble';
-import { useMessageVirtualizer } from './useMessageVirtualizer';
 import { useNow } from './useNow';
+
+/** A row's height before it is measured: a separator, a picture, or a text by its length. */
+const estimate = (row: Row<ConvoMessage> | undefined) => {
+  if (!row || row.kind === 'separator') return 40;
+  const m = row.message;
+  if (m.media || m.previewUrl) return 236;
+  return 48 + Math.floor(m.text.length / 48) * 21;
+};
 
 /**
  * A conversation's messages (spec 000 §2, §4): virtualised with measured rows (5,000 messages keep only
@@ -60,7 +68,7 @@ export function MessageView({
   const [found, setFound] = useState<{ smsId: string; scrolled: boolean } | null>(null);
   const [missing, setMissing] = useState(false);
 
-  const virtualizer = useMessageVirtualizer(rows, scrollRef);
+  const virtualizer = useRowsVirtualizer(rows, scrollRef, estimate, 8);
 
   const toBottom = useCallback(() => {
     if (rows.length > 0) virtualizer.scrollToEnd();

@@ -2,13 +2,13 @@ import { act, render, renderHook, waitFor } from '@testing-library/react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatListItem, Message } from '@numa/contract';
 import '../../../lib/i18n';
+import { useRowsVirtualizer } from '../../../lib/useRowsVirtualizer';
 import { buildRows } from '../logic/rows';
 import { ChatListStore } from '../state/chatList';
 import { Convo } from '../state/convo';
 import type { ChatService } from '../state/service';
 import { CHAT_ROW_HEIGHT, ChatList } from './ChatList';
 import { MessageView } from './MessageView';
-import { useMessageVirtualizer } from './useMessageVirtualizer';
 
 /*
  * jsdom lays nothing out: give the scroll containers a size (the virtualiser reads clientWidth and
@@ -47,6 +47,8 @@ afterAll(() => {
 });
 
 const NOW = Date.now();
+
+const rowHeight = () => 56;
 
 /** The i-th of a conversation's 5,000 messages, 30 s apart up to now. */
 const historyMessage = (i: number): Message => ({
@@ -147,11 +149,11 @@ describe('virtualised chats (10,000 chats, 5,000 messages)', () => {
     expect(ids).toContain('s4999');
   });
 
-  it('lays the rows out again when they change, not at every render', () => {
+  it('lays the rows out again when they change, not at every render (useRowsVirtualizer)', () => {
     const messages = Array.from({ length: 5000 }, (_, i) => historyMessage(i));
     const rows = buildRows(messages);
     const scrollRef = { current: null };
-    const { result, rerender } = renderHook(({ rows }) => useMessageVirtualizer(rows, scrollRef), {
+    const { result, rerender } = renderHook(({ rows }) => useRowsVirtualizer(rows, scrollRef, rowHeight, 8), {
       initialProps: { rows },
     });
     // the layout as a render reads it (the list's height), and the measurements it made
