@@ -54,14 +54,12 @@ const fromFastify = createRequire(load.resolve('fastify'));
 type Compilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 /** What both packages export: a function making the builder Fastify calls with the shared schemas. */
 type Builder = (schemas: unknown, options: unknown) => unknown;
-const builders = new Map<string, Builder>();
-const lazyBuilder =
-  (name: string) =>
-  (schemas: unknown, options: unknown): unknown => {
-    let build = builders.get(name);
-    if (!build) builders.set(name, (build = (fromFastify(name) as () => Builder)()));
-    return build(schemas, options);
-  };
+/** Fastify's builder from package `name`, made at its first call. */
+const lazyBuilder = (name: string) => {
+  let build: Builder | undefined;
+  return (schemas: unknown, options: unknown): unknown =>
+    (build ??= (fromFastify(name) as () => Builder)())(schemas, options);
+};
 
 /**
  * Fastify's JSON-schema compilers (Ajv for validation, fast-json-stringify for serialization), the
@@ -70,7 +68,8 @@ const lazyBuilder =
  * declare none, so a start loads neither: `Fastify()` took 102–116 ms for them on a 2-vCPU machine,
  * 5–6 ms without (issue 24 §5). Given as `schemaController.compilersFactory`; the one difference Fastify
  * makes for a factory given this way (`isCustomValidatorCompiler`) is that a route's `headers`
- * schema is handed to the compiler as written rather than with its property names lower-cased.
+ * schema is handed to the compiler as written: its property names are not lower-cased, nor is it
+ * checked for Fastify's warnings about references in it. No route declares one.
  */
 export const lazySchemaCompilers = {
   buildValidator: lazyBuilder('@fastify/ajv-compiler') as NonNullable<Compilers['buildValidator']>,
